@@ -1,0 +1,48 @@
+"""The ``solver`` command: one group per game, one-line errors, exit codes 0 / 2 / 130."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from solver.cli import blokus, clovece, puzzle, squid, thegame
+
+from solver import __version__
+from solver.errors import SolverError
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="solver")
+def app() -> None:
+    """Solver and analysis engine for Blokus, Blokus puzzles, The Game, Člověče napij se! and Squid Game.
+
+    Every Monte Carlo command takes --games, --seed, -j/--workers, --backend, -o and --format and
+    writes CSV (or JSON); the same --seed gives the same numbers whatever the number of workers.
+    """
+
+
+for module in (blokus, puzzle, thegame, clovece, squid):
+    app.add_command(module.group)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the console script: bad input is one line on stderr and exit status 2."""
+    try:
+        rv = app.main(args=argv, prog_name="solver", standalone_mode=False)
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        click.echo("solver: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        click.echo(f"solver: error: {exc.format_message()}", err=True)
+        sys.exit(2)
+    except SolverError as exc:
+        click.echo(f"solver: error: {exc}", err=True)
+        sys.exit(2)
+    except BrokenPipeError:  # output piped into `head` and closed early
+        sys.stderr.close()
+        sys.exit(0)
+    sys.exit(rv if isinstance(rv, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

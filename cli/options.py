@@ -1,0 +1,131 @@
+"""Options every Monte Carlo command shares, and the one function that runs and reports them."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import click
+
+from solver.errors import SolverError
+from solver.montecarlo.experiment import Experiment
+from solver.montecarlo.output import check_writable, write_rows
+from solver.montecarlo.runner import RunResult, default_workers, run_experiments
+
+
+def monte_carlo_options(default_games: int, default_block_size: int = 1000) -> Callable:
+    """Decorator adding --games --seed -j --backend --scheduler --block-size -o --format --quiet."""
+
+    def decorate(func: Callable) -> Callable:
+        opts = [
+            click.option("--games", "-n", type=click.IntRange(min=1), default=default_games,
+                         show_default=True, help="Games per configuration."),
+            click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+                         help="Seed: the same seed gives the same numbers for any worker count."),
+            click.option("-j", "--workers", type=click.IntRange(min=1), default=None,
+                         help="Worker processes (default: all cores)."),
+            click.option("--backend", type=click.Choice(["local", "dask"]), default="local",
+                         show_default=True, help="Where the blocks of games run."),
+            click.option("--scheduler", envvar="SOLVER_DASK_SCHEDULER", default=None,
+                         help="Dask scheduler address tcp://HOST:PORT (env SOLVER_DASK_SCHEDULER)."),
+            click.option("--block-size", type=click.IntRange(min=1), default=default_block_size,
+                         show_default=True, help="Games per block (each block has its own seed)."),
+            click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+                         show_default=True, help="Output file ('-' is stdout)."),
+            click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv",
+                         show_default=True, help="Output format."),
+            click.option("--quiet", "-q", is_flag=True, help="No progress display."),
+        ]
+        for opt in reversed(opts):
+            func = opt(func)
+        return func
+
+    return decorate
+
+
+def run_and_report(
+    experiments: Sequence[Experiment],
+    *,
+    games: int,
+    seed: int,
+    workers: int | None,
+    backend: str,
+    scheduler: str | None,
+    block_size: int,
+    output: str,
+    fmt: str,
+    quiet: bool,
+    extra_outputs: Sequence[tuple[str | None, Callable[[RunResult], list[dict[str, Any]]]]] = (),
+) -> RunResult:
+    """Run the experiments with the chosen backend, write the table(s), exit 130 if interrupted."""
+    check_writable(output)
+    for path, _ in extra_outputs:
+        check_writable(path)
+    if scheduler and backend != "dask":
+        raise SolverError("--scheduler needs --backend dask")
+    workers = workers or default_workers()
+    if backend == "dask":
+        from solver.montecarlo.dask_backend import dask_executor
+
+        with dask_executor(scheduler, workers) as (executor, n_workers):
+            result = run_experiments(experiments, games, seed, workers=n_workers, block_size=block_size,
+                                     executor=executor, progress=not quiet)
+    else:
+        result = run_experiments(experiments, games, seed, workers=workers, block_size=block_size,
+                                 progress=not quiet)
+    write_rows(result.rows(), output, fmt)
+    for path, make_rows in extra_outputs:
+        if path:
+            write_rows(make_rows(result), path, "csv")
+    if not quiet:
+        rate = result.total_games / result.elapsed if result.elapsed > 0 else float("nan")
+        click.echo(f"{result.total_games} games in {result.elapsed:.2f} s ({rate:,.0f} games/s)", err=True)
+    if not result.complete:
+        click.echo(f"solver: interrupted; wrote the {result.total_games} finished games", err=True)
+        sys.exit(130)
+    return result
+
+
+def parse_int_list(text: str, name: str, low: int, high: int) -> list[int]:
+    """'3', '1,3,5' or '1-5' (or mixed) -> sorted list of ints within [low, high].
+
+    >>> parse_int_list("1-3,5", "players", 1, 5)
+    [1, 2, 3, 5]
+    """
+    values: set[int] = set()
+    try:
+        for part in text.split(","):
+            part = part.strip()
+            if "-" in part:
+                a, b = part.split("-", 1)
+                lo, hi = int(a), int(b)
+                if lo > hi:
+                    raise ValueError
+                values.update(range(lo, hi + 1))
+            else:
+                values.add(int(part))
+    except ValueError:
+        raise SolverError(f"invalid {name} {text!r}: use a number, a list 1,3 or a range 1-5") from None
+    bad = [v for v in values if not low <= v <= high]
+    if bad:
+        raise SolverError(f"{name} must be between {low} and {high}, got {bad[0]}")
+    return sorted(values)
+
+
+def histogram_rows(result: RunResult, key_columns: Sequence[str]) -> list[dict[str, Any]]:
+    """Long-format histogram table: identifying columns, histogram name, value, count."""
+    rows: list[dict[str, Any]] = []
+    for exp, tally in zip(result.experiments, result.tallies, strict=True):
+        if not tally:
+            continue
+        ident_rows = exp.rows(tally, 1)
+        ident = {k: ident_rows[0].get(k) for k in key_columns} if ident_rows else {}
+        for name, hist in exp.histograms(tally).items():
+            for value, count in enumerate(hist):
+                if count:
+                    rows.append({**ident, "histogram": name, "value": value, "count": int(count)})
+    return rows
+
+
+

@@ -1,0 +1,1 @@
+"""Puzzle definitions shipped as data (TOML); installed as solver.puzzles.library."""

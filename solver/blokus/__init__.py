@@ -1,0 +1,1 @@
+"""blokus: see the module docstrings."""

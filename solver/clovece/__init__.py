@@ -1,0 +1,1 @@
+"""clovece: see the module docstrings."""

@@ -1,0 +1,239 @@
+"""Run experiments in seeded blocks on any executor and merge the tallies in block order."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from solver.errors import SolverError
+from solver.montecarlo.experiment import Experiment, Tally, merge_tallies
+from solver.montecarlo.seeding import block_seed
+
+DEFAULT_BLOCK_SIZE = 1000
+
+
+class WorkerError(SolverError):
+    """A worker died or a block raised: the run cannot be completed."""
+
+
+@dataclass
+class RunResult:
+    """Merged tallies of a (possibly interrupted) run, one per experiment."""
+
+    experiments: list[Experiment]
+    tallies: list[Tally | None]
+    games: list[int]
+    complete: bool
+    seed: int
+    elapsed: float = 0.0
+    extra_columns: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def total_games(self) -> int:
+        return sum(self.games)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """All result rows: the experiments' own columns plus complete, seed and solver_version."""
+        from solver import __version__
+
+        out: list[dict[str, Any]] = []
+        for exp, tally, games in zip(self.experiments, self.tallies, self.games, strict=True):
+            for row in exp.rows(tally or {}, games):
+                row = dict(row)
+                row.update(self.extra_columns)
+                row["complete"] = self.complete and games > 0
+                row["seed"] = self.seed
+                row["solver_version"] = __version__
+                out.append(row)
+        return out
+
+
+def run_block(experiment: Experiment, seed_word: int, n_games: int) -> Tally:
+    """Simulate one block (module-level so that every executor can pickle it)."""
+    return experiment.simulate(seed_word, n_games)
+
+
+def _ignore_sigint() -> None:
+    """Worker initializer: Ctrl-C is handled by the parent, which cancels and kills workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def local_executor(workers: int) -> cf.Executor:
+    """A process pool whose workers leave Ctrl-C to the parent."""
+    return cf.ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+
+
+class Progress:
+    """A one-line progress display on stderr (only when it is a terminal)."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total = total
+        self.enabled = enabled and sys.stderr.isatty()
+        self.start = time.monotonic()
+        self.last = 0.0
+
+    def update(self, done: int, force: bool = False) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if not force and now - self.last < 0.2:
+            return
+        self.last = now
+        elapsed = max(now - self.start, 1e-9)
+        rate = done / elapsed
+        left = (self.total - done) / rate if rate > 0 else float("inf")
+        width = 30
+        filled = int(width * done / self.total) if self.total else width
+        eta = f"{left:6.0f}s left" if left != float("inf") else "    ?s left"
+        sys.stderr.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} games  {rate:,.0f} games/s  {eta} "
+        )
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def plan_blocks(n_experiments: int, games: int, block_size: int) -> list[tuple[int, int, int]]:
+    """(experiment index, block index, games in block), block-major so partial runs stay balanced.
+
+    >>> plan_blocks(2, 5, 2)
+    [(0, 0, 2), (1, 0, 2), (0, 1, 2), (1, 1, 2), (0, 2, 1), (1, 2, 1)]
+    """
+    blocks = (games + block_size - 1) // block_size
+    return [
+        (i, b, min(block_size, games - b * block_size))
+        for b in range(blocks)
+        for i in range(n_experiments)
+    ]
+
+
+def run_experiments(
+    experiments: Sequence[Experiment],
+    games: int,
+    seed: int,
+    workers: int = 1,
+    block_size: int = DEFAULT_BLOCK_SIZE,
+    executor: cf.Executor | None = None,
+    progress: bool = False,
+    on_interrupt: Callable[[], None] | None = None,
+) -> RunResult:
+    """Simulate ``games`` games of every experiment; identical output for any worker count.
+
+    With ``executor=None`` and ``workers == 1`` the blocks run in this process; with more workers
+    a local process pool is made (and shut down).  Pass any ``concurrent.futures.Executor`` (for
+    example a Dask client's executor) to run elsewhere.  Ctrl-C stops the run and returns the
+    finished blocks with ``complete=False``.
+    """
+    if games < 1:
+        raise SolverError("the number of games must be at least 1")
+    if block_size < 1:
+        raise SolverError("the block size must be at least 1")
+    if seed < 0:
+        raise SolverError("the seed must be a non-negative integer")
+    experiments = list(experiments)
+    plan = plan_blocks(len(experiments), games, block_size)
+    finished: list[dict[int, Tally]] = [{} for _ in experiments]
+    played = [0] * len(experiments)
+    bar = Progress(games * len(experiments), progress)
+    start = time.monotonic()
+    complete = True
+    own_executor = executor is None and workers > 1
+    if own_executor:
+        executor = local_executor(workers)
+    try:
+        if executor is None:
+            for i, b, n in plan:
+                finished[i][b] = run_block(experiments[i], block_seed(seed, b), n)
+                played[i] += n
+                bar.update(sum(played))
+        else:
+            _run_on_executor(executor, experiments, plan, seed, workers, finished, played, bar)
+    except KeyboardInterrupt:
+        complete = False
+        if on_interrupt:
+            on_interrupt()
+        if own_executor:
+            _kill_pool(executor)
+            own_executor = False
+    finally:
+        if own_executor:
+            executor.shutdown(wait=True)
+        bar.update(sum(played), force=True)
+        bar.close()
+    tallies: list[Tally | None] = []
+    for blocks in finished:
+        merged: Tally | None = None
+        for b in sorted(blocks):
+            merged = merge_tallies(merged, blocks[b])
+        tallies.append(merged)
+    return RunResult(experiments, tallies, played, complete, seed, time.monotonic() - start)
+
+
+def _run_on_executor(executor, experiments, plan, seed, workers, finished, played, bar) -> None:
+    """Keep a bounded number of blocks in flight; collect results as they finish."""
+    max_in_flight = max(2, 4 * max(workers, 1))
+    pending: dict[cf.Future, tuple[int, int, int]] = {}
+    queue = iter(plan)
+    exhausted = False
+    try:
+        while True:
+            while not exhausted and len(pending) < max_in_flight:
+                job = next(queue, None)
+                if job is None:
+                    exhausted = True
+                    break
+                i, b, n = job
+                fut = executor.submit(run_block, experiments[i], block_seed(seed, b), n)
+                pending[fut] = job
+            if not pending:
+                return
+            done, _ = cf.wait(list(pending), return_when=cf.FIRST_COMPLETED, timeout=0.5)
+            for fut in done:
+                i, b, n = pending.pop(fut)
+                try:
+                    tally = fut.result()
+                except cf.process.BrokenProcessPool as exc:
+                    raise WorkerError(f"a worker process died unexpectedly ({exc})") from None
+                except (cf.CancelledError, KeyboardInterrupt):
+                    raise
+                except SolverError:
+                    raise
+                except Exception as exc:  # a block raised inside a worker
+                    raise WorkerError(f"block {b} failed in a worker: {type(exc).__name__}: {exc}") from exc
+                finished[i][b] = tally
+                played[i] += n
+            bar.update(sum(played))
+    except BaseException:
+        for fut in pending:
+            fut.cancel()
+        raise
+
+
+def _kill_pool(executor: cf.Executor) -> None:
+    """Stop a process pool at once: cancel queued blocks and terminate running workers."""
+    processes = list(getattr(executor, "_processes", {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        try:
+            proc.terminate()
+        except Exception:  # already gone
+            pass
+    for proc in processes:
+        proc.join(timeout=2)
+
+
+def default_workers() -> int:
+    """All cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1

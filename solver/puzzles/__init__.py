@@ -1,0 +1,1 @@
+"""puzzles: see the module docstrings."""

@@ -1,0 +1,1 @@
+"""render: see the module docstrings."""

@@ -1,0 +1,1 @@
+"""squid: see the module docstrings."""

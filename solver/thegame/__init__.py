@@ -1,0 +1,1 @@
+"""thegame: see the module docstrings."""
