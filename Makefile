@@ -1,0 +1,42 @@
+# The two commands of the README: `make run` (a short demo of every analysis) and `make test`.
+# Both create the virtual environment .venv and install the package (compiling the Cython
+# engines) themselves; later calls reuse it and rebuild only when sources change.
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+SOURCES := pyproject.toml setup.py $(wildcard ext/*.pyx ext/*.pxd)
+OUT    ?= results
+
+.PHONY: run test install bench clean
+
+$(STAMP): $(SOURCES)
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test,dask]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	mkdir -p $(OUT)
+	$(BIN)/solver thegame simulate --players 1-5 --strategy greedy,reach,planner --games 20000 --seed 1 -o $(OUT)/thegame.csv
+	$(BIN)/solver blokus selfplay --variant classic --strategy greedy,random,random,random --games 200 --seed 1 -o $(OUT)/blokus-selfplay.csv
+	$(BIN)/solver blokus perft --variant duo --depth 2
+	$(BIN)/solver puzzle solve tetromino-8x10-no-edge --svg $(OUT)/tetromino-8x10-no-edge.svg --output $(OUT)/tetromino-8x10-no-edge.json
+	$(BIN)/solver puzzle solve pentomino-15x16-no-edge --svg $(OUT)/pentomino-15x16-no-edge.svg
+	$(BIN)/solver clovece simulate --variant napij-se --players 4 --strategy best,random,runner,hunter --games 20000 --seed 1 -o $(OUT)/clovece.csv
+	$(BIN)/solver squid simulate --players 5 --strategy equilibrium,random,careful,bold,random --games 20000 --seed 1 -o $(OUT)/squid.csv
+	@echo "results written to $(OUT)/"
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest bench --benchmark-disable -q
+
+bench: $(STAMP)
+	$(BIN)/python -m pytest bench --benchmark-only --benchmark-columns=min,median,mean,ops,rounds
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info solver/_ext/*.so ext/*.c $(OUT)
