@@ -105,3 +105,31 @@ def test_interrupted_run_keeps_finished_blocks(workers):
     full = run_experiments(exp[:0] + [CoinExperiment(0.5)], row["games"], seed=5, workers=1).rows()[0]
     if workers == 1:
         assert full["wins"] == row["wins"]
+
+
+class _DyingExperiment(CoinExperiment):
+    """Kills its worker process in the middle of a block."""
+
+    def simulate(self, seed, n_games):
+        import os
+
+        os._exit(3)
+
+
+class _RaisingExperiment(CoinExperiment):
+    def simulate(self, seed, n_games):
+        raise RuntimeError("engine bug")
+
+
+def test_dead_worker_is_a_clear_error_not_a_hang():
+    from solver.montecarlo.runner import WorkerError
+
+    with pytest.raises(WorkerError, match="worker process died"):
+        run_experiments([_DyingExperiment()], 10_000, seed=1, workers=2, block_size=1000)
+
+
+def test_failing_block_is_reported_with_its_cause():
+    from solver.montecarlo.runner import WorkerError
+
+    with pytest.raises(WorkerError, match="engine bug"):
+        run_experiments([_RaisingExperiment()], 10_000, seed=1, workers=2, block_size=1000)
