@@ -1,0 +1,147 @@
+"""A slow, simple pure-Python Blokus move generator: the independent check of the C engine.
+
+It knows only the rules as written: a piece lies on empty board cells; it may not share an edge
+with a piece of its own colour; a colour's first piece covers one of its first cells, every
+further piece shares a corner with a piece of its own colour.  Positions are a dict
+cell -> colour; moves are (piece name, frozenset of cells).
+"""
+
+from __future__ import annotations
+
+from solver.blokus.pieces import PIECES
+
+
+class RefPosition:
+    """Board contents, pieces placed per colour and whose turn it is."""
+
+    def __init__(self, width: int, height: int, n_colours: int, first_cells) -> None:
+        self.width = width
+        self.height = height
+        self.n_colours = n_colours
+        self.first_cells = [tuple(map(tuple, fc)) for fc in first_cells]
+        self.board: dict[tuple[int, int], int] = {}
+        self.placed: list[set[str]] = [set() for _ in range(n_colours)]
+        self.last: list[str | None] = [None] * n_colours
+        self.to_play = 0
+
+    def copy(self) -> RefPosition:
+        other = RefPosition(self.width, self.height, self.n_colours, self.first_cells)
+        other.board = dict(self.board)
+        other.placed = [set(s) for s in self.placed]
+        other.last = list(self.last)
+        other.to_play = self.to_play
+        return other
+
+    def on_board(self, x: int, y: int) -> bool:
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def own_cells(self, colour: int) -> set[tuple[int, int]]:
+        return {c for c, k in self.board.items() if k == colour}
+
+    def is_legal(self, colour: int, cells, own: set | None = None) -> bool:
+        """The rules, literally (``own``: the colour's cells, if the caller has them)."""
+        if own is None:
+            own = self.own_cells(colour)
+        for x, y in cells:
+            if not self.on_board(x, y) or (x, y) in self.board:
+                return False
+            for n in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
+                if n in own:
+                    return False
+        if not self.placed[colour]:
+            return any(tuple(c) in self.first_cells[colour] for c in cells)
+        return any(n in own for x, y in cells
+                   for n in ((x - 1, y - 1), (x + 1, y - 1), (x - 1, y + 1), (x + 1, y + 1)))
+
+    def legal_moves(self, colour: int) -> set[tuple[str, frozenset]]:
+        """Every legal move: candidate placements cover a first cell or a cell diagonal to the
+        colour's own pieces, and each candidate is checked with :meth:`is_legal`."""
+        if not self.placed[colour]:
+            targets = set(self.first_cells[colour])
+        else:
+            targets = set()
+            for (x, y), k in self.board.items():
+                if k == colour:
+                    for n in ((x - 1, y - 1), (x + 1, y - 1), (x - 1, y + 1), (x + 1, y + 1)):
+                        if self.on_board(*n) and n not in self.board:
+                            targets.add(n)
+        own = self.own_cells(colour)
+        out = set()
+        seen = set()
+        for piece in PIECES:
+            if piece.name in self.placed[colour]:
+                continue
+            for o, shape in enumerate(piece.orientations):
+                for tx, ty in targets:
+                    for dx, dy in shape:
+                        key = (o, tx - dx, ty - dy)
+                        if key in seen:
+                            continue
+                        seen.add(key)
+                        cells = [(tx - dx + x, ty - dy + y) for x, y in shape]
+                        if self.is_legal(colour, cells, own):
+                            out.add((piece.name, frozenset(cells)))
+            seen.clear()
+        return out
+
+    def legal_moves_brute_force(self, colour: int) -> set[tuple[str, frozenset]]:
+        """Every placement of every piece anywhere, filtered by the rules (very slow)."""
+        own = self.own_cells(colour)
+        out = set()
+        for piece in PIECES:
+            if piece.name in self.placed[colour]:
+                continue
+            for shape in piece.orientations:
+                for ax in range(self.width):
+                    for ay in range(self.height):
+                        cells = frozenset((ax + x, ay + y) for x, y in shape)
+                        if self.is_legal(colour, cells, own):
+                            out.add((piece.name, cells))
+        return out
+
+    def play(self, colour: int, piece: str, cells) -> None:
+        assert self.is_legal(colour, cells) and piece not in self.placed[colour]
+        for c in cells:
+            self.board[tuple(c)] = colour
+        self.placed[colour].add(piece)
+        self.last[colour] = piece
+        self.to_play = (colour + 1) % self.n_colours
+
+    def any_move(self) -> bool:
+        return any(self.legal_moves(k) for k in range(self.n_colours))
+
+    def perft(self, depth: int) -> list[int]:
+        """Move sequences of each length 1..depth; a colour without a move passes (one move)."""
+        counts = [0] * (depth + 1)
+
+        def rec(pos: RefPosition, ply: int) -> None:
+            if ply == depth:
+                return
+            moves = pos.legal_moves(pos.to_play)
+            if not moves:
+                if not pos.any_move():
+                    return
+                counts[ply + 1] += 1
+                child = pos.copy()
+                child.to_play = (pos.to_play + 1) % pos.n_colours
+                rec(child, ply + 1)
+                return
+            counts[ply + 1] += len(moves)
+            if ply + 1 == depth:
+                return
+            for piece, cells in moves:
+                child = pos.copy()
+                child.play(pos.to_play, piece, cells)
+                rec(child, ply + 1)
+
+        rec(self, 0)
+        return counts[1:]
+
+
+def score(pos: RefPosition, colour: int) -> int:
+    """Blokus score of a colour: minus the squares left, or +15 for all placed (+20 if the
+    monomino came last)."""
+    left = sum(p.size for p in PIECES if p.name not in pos.placed[colour])
+    if left:
+        return -left
+    return 20 if pos.last[colour] == "1" else 15
