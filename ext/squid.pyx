@@ -1,0 +1,1419 @@
+# cython: language_level=3
+"""Squid Game board game engine: whole games (six sub-games) in C.
+
+One game: every seat starts with 7 active tokens and 5 in reserve; before sub-games 2..6 each
+seat moves one reserve token into the active team.  The sub-games (red light, dalgona, tug of war,
+marbles, glass bridge, squid) each take the active counts, play in C and leave the survivors.
+Seat 0 holds the highest token number, so it starts every sub-game (turn order is seat order
+from the starting seat) and wins every tie that token numbers break.
+
+Policies (per seat): 0 random, 1 careful, 2 bold, 3 equilibrium.  Equilibrium mixed strategies
+are computed in Python (solver.squid.equilibrium) and handed over as probability tables.
+
+The ``t_*`` functions at the end are a small test API: they set up one sub-game situation by
+hand, resolve one round/turn with given choices and return the result, so the rules can be
+checked against the pure-Python reference in tests/squid_reference.py.
+"""
+
+from libc.stdint cimport uint64_t, uint32_t
+from libc.math cimport pow
+from rng cimport Rng, rng_seed, rng_next, rng_below, rng_double, rng_shuffle_int
+
+import numpy as np
+
+cdef enum:
+    MAXP = 6
+    MAXT = 96
+    NSUB = 6
+    MAXZ = 16
+    MAXDOLL = 16
+    MAXDG = 64
+
+cdef enum:
+    POL_RANDOM = 0
+    POL_CAREFUL = 1
+    POL_BOLD = 2
+    POL_EQ = 3
+
+cdef enum:
+    SQ_DEF = 0
+    SQ_STAB = 1
+    SQ_PUSH = 2
+    SQ_MOVE = 3
+
+cdef enum:
+    HOW_HEAD = 0
+    HOW_LAST = 1
+    HOW_CAP = 2
+
+
+cdef struct Params:
+    int timer_steps
+    # red light
+    int rl_len
+    int n_doll
+    int doll_mask[MAXDOLL]
+    double rl_penalty_careful
+    double rl_penalty_bold
+    # dalgona
+    int dg_sections[4]
+    int dg_deck[MAXDG]          # 0..3 shape, 4 crack
+    int dg_ncards
+    double dg_careful
+    double dg_bold
+    # tug of war
+    int tug_cap
+    int tug_tie_survive
+    # marbles
+    double mb_off
+    double mb_skill[MAXP]
+    # glass bridge
+    int br_tiles
+    int br_cracked
+    int br_max
+    # squid
+    int sq_nz
+    int sq_adj[MAXZ][MAXZ]
+    int sq_dist[MAXZ]
+    int sq_start
+    int sq_tri
+    int sq_fields
+    int sq_max_rounds
+    # policy tables
+    double rl_eq[128][5]
+    double br_eq[32][5]
+    double tug_eq[8][8][5]
+    double sq_eq[4]
+    double sq_careful[4]
+    double sq_bold[4]
+
+
+cdef struct Game:
+    int P
+    int pol[MAXP]
+    int active[MAXP]
+    int reserve[MAXP]
+    int lost[MAXP]
+    Rng rng
+    Params* prm
+    int enter[NSUB][MAXP]
+    int surv[NSUB][MAXP]
+    int rounds[NSUB]
+    int winner
+    int how
+
+
+# ----------------------------------------------------------------------------- helpers
+
+cdef inline int sample(Rng* r, const double* p, int n) noexcept nogil:
+    """Index drawn from the (not necessarily normalised) weights p[0..n-1]; uniform if all zero."""
+    cdef double tot = 0.0, x
+    cdef int i
+    for i in range(n):
+        tot += p[i]
+    if tot <= 0.0:
+        return <int>rng_below(r, <uint32_t>n)
+    x = rng_double(r) * tot
+    for i in range(n):
+        x -= p[i]
+        if x < 0.0:
+            return i
+    for i in range(n - 1, -1, -1):
+        if p[i] > 0.0:
+            return i
+    return n - 1
+
+
+cdef inline int popcount(int m) noexcept nogil:
+    cdef int c = 0
+    while m:
+        c += m & 1
+        m >>= 1
+    return c
+
+
+# ----------------------------------------------------------------------------- 1 red light
+
+cdef int rl_choose(Game* g, int p, int pos, int rem) noexcept nogil:
+    """Number card 0-4 for seat p, its stack at field pos, doll cards rem (bitmask) not yet seen."""
+    cdef Params* prm = g.prm
+    cdef int pol = g.pol[p], n, i, ncard = 0, best = 0
+    cdef int crossed[5]
+    cdef double pc, score, best_score = -1e300, penalty, dist
+    if pol == POL_RANDOM:
+        return <int>rng_below(&g.rng, 5)
+    if pol == POL_EQ:
+        return sample(&g.rng, &prm.rl_eq[rem][0], 5)
+    penalty = prm.rl_penalty_careful if pol == POL_CAREFUL else prm.rl_penalty_bold
+    for n in range(5):
+        crossed[n] = 0
+    for i in range(prm.n_doll):
+        if rem >> i & 1:
+            ncard += 1
+            for n in range(5):
+                if prm.doll_mask[i] >> n & 1:
+                    crossed[n] += 1
+    dist = prm.rl_len + 1 - pos
+    for n in range(5):
+        pc = crossed[n] / <double>ncard
+        score = (1.0 - pc) * (n if n < dist else dist) - pc * penalty
+        if score > best_score + 1e-12:
+            best_score = score
+            best = n
+    return best
+
+
+cdef void rl_resolve(Game* g, int start, int* pos, int* cnt, int* done, const int* card,
+                     int dm) noexcept nogil:
+    """One red-light round after the reveal: crossed-out numbers lose their front token, the
+    others move their stack, then every unpunished 0 pushes out one opponent token on the same
+    field or the field in front (in turn order; tokens behind the start line are out of reach)."""
+    cdef int P = g.P, i, p, q, c, best, nc
+    cdef int crossed[MAXP]
+    cdef int cand[MAXP]
+    for i in range(P):
+        p = (start + i) % P
+        crossed[p] = 0
+        if card[p] < 0 or cnt[p] == 0:
+            continue
+        if dm >> card[p] & 1:
+            cnt[p] -= 1
+            crossed[p] = 1
+        elif card[p] > 0:
+            pos[p] += card[p]
+            if pos[p] > g.prm.rl_len:
+                done[p] += cnt[p]
+                cnt[p] = 0
+    for i in range(P):
+        p = (start + i) % P
+        if card[p] != 0 or crossed[p] or cnt[p] == 0 or pos[p] < 1:
+            continue
+        nc = 0
+        for c in range(1, P):
+            q = (p + c) % P
+            if cnt[q] > 0 and (pos[q] == pos[p] or pos[q] == pos[p] + 1):
+                cand[nc] = q
+                nc += 1
+        if nc == 0:
+            continue
+        if g.pol[p] == POL_RANDOM:
+            best = cand[rng_below(&g.rng, <uint32_t>nc)]
+        else:  # the opponent with most tokens there, nearest in turn order on ties
+            best = cand[0]
+            for c in range(1, nc):
+                if cnt[cand[c]] > cnt[best]:
+                    best = cand[c]
+        cnt[best] -= 1
+
+
+cdef void red_light(Game* g) noexcept nogil:
+    cdef Params* prm = g.prm
+    cdef int P = g.P, p, i, idx = 0, timer = 0, rounds = 0, rem, anyon
+    cdef int pos[MAXP]
+    cdef int cnt[MAXP]
+    cdef int done[MAXP]
+    cdef int card[MAXP]
+    cdef int deck[MAXDOLL]
+    for i in range(prm.n_doll):
+        deck[i] = i
+    rng_shuffle_int(&g.rng, deck, prm.n_doll)
+    for p in range(P):
+        pos[p] = 0
+        cnt[p] = g.active[p]
+        done[p] = 0
+    while True:
+        anyon = 0
+        for p in range(P):
+            if cnt[p] > 0:
+                anyon = 1
+        if not anyon:
+            break
+        rem = 0
+        for i in range(idx, prm.n_doll):
+            rem |= 1 << deck[i]
+        for p in range(P):
+            card[p] = rl_choose(g, p, pos[p], rem) if cnt[p] > 0 else -1
+        rl_resolve(g, 0, pos, cnt, done, card, prm.doll_mask[deck[idx]])
+        idx += 1
+        rounds += 1
+        if idx == prm.n_doll:
+            rng_shuffle_int(&g.rng, deck, prm.n_doll)
+            idx = 0
+            timer += 1
+            if timer >= prm.timer_steps:
+                break
+    for p in range(P):
+        g.lost[p] += g.active[p] - done[p]
+        g.active[p] = done[p]
+    g.rounds[0] = rounds
+
+
+# ----------------------------------------------------------------------------- 2 dalgona
+
+cdef struct Dalgona:
+    int nt
+    int own[MAXT]
+    int shp[MAXT]
+    int sec[MAXT]
+    int st[MAXT]      # 0 eliminated, 1 on a shape, 2 survived
+
+
+cdef int dg_pick(Game* g, Dalgona* d, int p, int mine, int shape, int most) noexcept nogil:
+    """A token on the board: own (mine=1) or an opponent's, on shape (or any if -1); the
+    policy picks uniformly (random) or the most/least advanced one (lowest index on ties)."""
+    cdef int t, n = 0, best = -1, k
+    cdef int cand[MAXT]
+    for t in range(d.nt):
+        if d.st[t] != 1 or (d.own[t] == p) != (mine == 1):
+            continue
+        if shape >= 0 and d.shp[t] != shape:
+            continue
+        cand[n] = t
+        n += 1
+    if n == 0:
+        return -1
+    if g.pol[p] == POL_RANDOM:
+        return cand[rng_below(&g.rng, <uint32_t>n)]
+    best = cand[0]
+    for k in range(1, n):
+        t = cand[k]
+        if (most and d.sec[t] > d.sec[best]) or (not most and d.sec[t] < d.sec[best]):
+            best = t
+    return best
+
+
+cdef int dg_onboard(Dalgona* d, int p) noexcept nogil:
+    cdef int t, n = 0
+    for t in range(d.nt):
+        if d.st[t] == 1 and d.own[t] == p:
+            n += 1
+    return n
+
+
+cdef int dg_flip(Game* g, Dalgona* d, int p, int c, int first) noexcept nogil:
+    """Apply one flipped Dalgona card for seat p; return 1 if the turn ends (Crack!)."""
+    cdef int t
+    if c == 4:
+        if first:
+            t = dg_pick(g, d, p, 0, -1, 1)
+        else:
+            t = dg_pick(g, d, p, 1, -1, 0)
+        if t >= 0:
+            d.st[t] = 0
+        return 1
+    t = dg_pick(g, d, p, 1, c, 1)
+    if t < 0:
+        t = dg_pick(g, d, p, 0, c, 0)
+    if t >= 0:
+        d.sec[t] += 1
+        if d.sec[t] >= g.prm.dg_sections[d.shp[t]]:
+            d.st[t] = 2
+    return 0
+
+
+cdef int dg_continue(Game* g, Dalgona* d, int p, const int* deck, int k, int last_round) noexcept nogil:
+    """Whether seat p flips another card after k cards."""
+    cdef Params* prm = g.prm
+    cdef int left = prm.dg_ncards - k, cracks = 0, useful = 0, i, t
+    cdef int mine[4]
+    cdef double pc, pu
+    if left <= 0 or dg_onboard(d, p) == 0:
+        return 0
+    if g.pol[p] == POL_RANDOM:
+        return <int>rng_below(&g.rng, 2)
+    if last_round:
+        return 1  # tokens still on the shapes die when the timer hits zero anyway
+    for i in range(4):
+        mine[i] = 0
+    for t in range(d.nt):
+        if d.st[t] == 1 and d.own[t] == p:
+            mine[d.shp[t]] = 1
+    for i in range(k, prm.dg_ncards):
+        if deck[i] == 4:
+            cracks += 1
+        elif mine[deck[i]]:
+            useful += 1
+    pc = cracks / <double>left
+    pu = useful / <double>left
+    if g.pol[p] == POL_CAREFUL:
+        return pc <= prm.dg_careful
+    if g.pol[p] == POL_BOLD:
+        return pc <= prm.dg_bold
+    return pu * 0.5 > pc  # equilibrium seats: expected-value rule (no secret choice here)
+
+
+cdef void dg_place(Game* g, Dalgona* d) noexcept nogil:
+    """Tokens go to the first section of a shape: random = uniform shape, careful = spread over
+    all four shortest-first, bold = spread over the two shortest shapes."""
+    cdef Params* prm = g.prm
+    cdef int order[4]
+    cdef int i, j, tmp, p, k, s
+    for i in range(4):
+        order[i] = i
+    for i in range(4):
+        for j in range(3 - i):
+            if prm.dg_sections[order[j]] > prm.dg_sections[order[j + 1]]:
+                tmp = order[j]
+                order[j] = order[j + 1]
+                order[j + 1] = tmp
+    d.nt = 0
+    for p in range(g.P):
+        for k in range(g.active[p]):
+            if g.pol[p] == POL_RANDOM:
+                s = <int>rng_below(&g.rng, 4)
+            elif g.pol[p] == POL_BOLD:
+                s = order[k % 2]
+            else:
+                s = order[k % 4]
+            d.own[d.nt] = p
+            d.shp[d.nt] = s
+            d.sec[d.nt] = 0
+            d.st[d.nt] = 1
+            d.nt += 1
+
+
+cdef void dalgona(Game* g) noexcept nogil:
+    cdef Params* prm = g.prm
+    cdef Dalgona d
+    cdef int P = g.P, p, t, timer, k, i, rounds = 0, anyon
+    cdef int deck[MAXDG]
+    dg_place(g, &d)
+    for timer in range(prm.timer_steps):
+        for p in range(P):
+            if dg_onboard(&d, p) == 0:
+                continue
+            for i in range(prm.dg_ncards):
+                deck[i] = prm.dg_deck[i]
+            rng_shuffle_int(&g.rng, deck, prm.dg_ncards)
+            k = 0
+            while True:
+                k += 1
+                if dg_flip(g, &d, p, deck[k - 1], k == 1):
+                    break
+                if not dg_continue(g, &d, p, deck, k, timer == prm.timer_steps - 1):
+                    break
+        rounds += 1
+        anyon = 0
+        for t in range(d.nt):
+            if d.st[t] == 1:
+                anyon = 1
+        if not anyon:
+            break
+    for p in range(P):
+        g.active[p] = 0
+    for t in range(d.nt):
+        if d.st[t] == 2:
+            g.active[d.own[t]] += 1
+        else:
+            g.lost[d.own[t]] += 1
+    g.rounds[1] = rounds
+
+
+# ----------------------------------------------------------------------------- 3 tug of war
+
+cdef int tug_outcome(int nl, int nr, int suml, int sumr, int zeros, int tie_survive) noexcept nogil:
+    """Bit 1: left side survives, bit 2: right side survives."""
+    if nl == 0 or nr == 0:
+        return 3
+    if suml == sumr:
+        return 3 if tie_survive else 0
+    if (suml > sumr) == (zeros % 2 == 0):
+        return 1
+    return 2
+
+
+cdef void tug(Game* g) noexcept nogil:
+    cdef Params* prm = g.prm
+    cdef int P = g.P, p, i, b, s, c, n, best, k, left, v, outcome, total
+    cdef int cnt[3][2]
+    cdef int ocnt[3][2][MAXP]
+    cdef int unplaced[MAXP]
+    cdef int spots[6]
+    cdef int sums[3][2]
+    cdef int zeros[3][2]
+    cdef int used[5]
+    cdef double w[5]
+    cdef int order5[5]
+    for b in range(3):
+        for s in range(2):
+            cnt[b][s] = 0
+            sums[b][s] = 0
+            zeros[b][s] = 0
+            for p in range(P):
+                ocnt[b][s][p] = 0
+    left = 0
+    for p in range(P):
+        unplaced[p] = g.active[p]
+        left += unplaced[p]
+    while left > 0:
+        for p in range(P):
+            if unplaced[p] == 0:
+                continue
+            n = 0
+            for b in range(3):
+                for s in range(2):
+                    if cnt[b][s] < prm.tug_cap and cnt[b][s] - cnt[b][1 - s] < 1:
+                        spots[n] = 2 * b + s
+                        n += 1
+            if n == 0:  # no room anywhere: every token not yet placed is eliminated
+                left = 0
+                break
+            if g.pol[p] == POL_RANDOM:
+                best = spots[rng_below(&g.rng, <uint32_t>n)]
+            else:
+                best = spots[0]
+                for k in range(1, n):
+                    total = cnt[spots[k] // 2][0] + cnt[spots[k] // 2][1]
+                    c = cnt[best // 2][0] + cnt[best // 2][1]
+                    if (g.pol[p] == POL_BOLD and total > c) or (g.pol[p] != POL_BOLD and total < c):
+                        best = spots[k]
+            cnt[best // 2][best % 2] += 1
+            ocnt[best // 2][best % 2][p] += 1
+            unplaced[p] -= 1
+            left -= 1
+    # cards: one face-down card per contested token, each of the 0-4 cards at most once
+    for p in range(P):
+        for v in range(5):
+            used[v] = 0
+        if g.pol[p] == POL_RANDOM:
+            for v in range(5):
+                order5[v] = v
+            rng_shuffle_int(&g.rng, order5, 5)
+        elif g.pol[p] == POL_CAREFUL:
+            for v in range(5):
+                order5[v] = 4 - v
+        else:
+            order5[0] = 0
+            for v in range(1, 5):
+                order5[v] = 5 - v
+        k = 0
+        for b in range(3):
+            for s in range(2):
+                if cnt[b][1 - s] == 0:
+                    continue
+                for i in range(ocnt[b][s][p]):
+                    if k >= 5:
+                        break
+                    if g.pol[p] == POL_EQ:
+                        for v in range(5):
+                            w[v] = 0.0 if used[v] else prm.tug_eq[cnt[b][s]][cnt[b][1 - s]][v]
+                        v = sample(&g.rng, w, 5)
+                        if used[v]:  # all remaining weights zero: first unused card
+                            v = 0
+                            while used[v]:
+                                v += 1
+                    else:
+                        v = order5[k]
+                    used[v] = 1
+                    k += 1
+                    sums[b][s] += v
+                    if v == 0:
+                        zeros[b][s] += 1
+    for p in range(P):
+        g.active[p] = 0
+    for b in range(3):
+        outcome = tug_outcome(cnt[b][0], cnt[b][1], sums[b][0], sums[b][1],
+                              zeros[b][0] + zeros[b][1], prm.tug_tie_survive)
+        for s in range(2):
+            for p in range(P):
+                if outcome >> s & 1:
+                    g.active[p] += ocnt[b][s][p]
+    for p in range(P):
+        g.lost[p] = 12 - g.reserve[p] - g.active[p]
+    g.rounds[2] = 1
+
+
+# ----------------------------------------------------------------------------- 4 marbles
+
+cdef int mb_duel(Game* g, int a, int b) noexcept nogil:
+    """Seat a (on turn) plays its pair against seat b; returns the losers as bits (1: a, 2: b)."""
+    cdef Params* prm = g.prm
+    cdef int mode, h, guess, offa, offb
+    cdef double da, db
+    if g.pol[a] == POL_RANDOM:
+        mode = <int>rng_below(&g.rng, 2)
+    elif g.pol[a] == POL_CAREFUL:
+        mode = 0
+    elif g.pol[a] == POL_BOLD:
+        mode = 1
+    else:
+        mode = 1 if prm.mb_skill[a] > prm.mb_skill[b] else 0
+    if mode == 0:  # odd/even: a hides 1 or 2 marbles, b guesses the parity
+        if g.pol[a] == POL_CAREFUL:
+            h = 1
+        elif g.pol[a] == POL_BOLD:
+            h = 2
+        else:
+            h = 1 + <int>rng_below(&g.rng, 2)
+        if g.pol[b] == POL_CAREFUL:
+            guess = 1
+        elif g.pol[b] == POL_BOLD:
+            guess = 0
+        else:
+            guess = <int>rng_below(&g.rng, 2)
+        return 1 if (h & 1) == guess else 2
+    # the line: b throws first, then a; a marble off the table loses, else the closer one wins
+    offb = rng_double(&g.rng) < prm.mb_off
+    db = pow(rng_double(&g.rng), prm.mb_skill[b])
+    offa = rng_double(&g.rng) < prm.mb_off
+    da = pow(rng_double(&g.rng), prm.mb_skill[a])
+    if offa or offb:
+        return offa | (offb << 1)
+    return 1 if da > db else 2
+
+
+cdef void marbles(Game* g) noexcept nogil:
+    cdef int P = g.P, p, i, k, n, left, npairs = 0, choice, turns = 0, unresolved, j, r
+    cdef int pa[MAXT]
+    cdef int pb[MAXT]
+    cdef int done[MAXT]
+    cdef int unplaced[MAXP]
+    cdef int opens[MAXT]
+    cdef int surv[MAXP]
+    left = 0
+    for p in range(P):
+        unplaced[p] = g.active[p]
+        left += unplaced[p]
+        surv[p] = 0
+    while left > 0:
+        for p in range(P):
+            if unplaced[p] == 0:
+                continue
+            n = 0
+            for k in range(npairs):
+                if pb[k] < 0:
+                    opens[n] = k
+                    n += 1
+            choice = -1
+            if g.pol[p] == POL_RANDOM:
+                i = <int>rng_below(&g.rng, <uint32_t>(n + 1))
+                if i < n:
+                    choice = opens[i]
+            else:
+                for i in range(n):
+                    if pa[opens[i]] != p:
+                        choice = opens[i]
+                        break
+            if choice >= 0:
+                pb[choice] = p
+            else:
+                pa[npairs] = p
+                pb[npairs] = -1
+                npairs += 1
+            unplaced[p] -= 1
+            left -= 1
+    # leftover open pairs are joined with each other; one odd token out survives
+    j = -1
+    for k in range(npairs):
+        done[k] = 0
+        if pb[k] < 0:
+            if j < 0:
+                j = k
+            else:
+                pb[j] = pa[k]
+                done[k] = 2  # merged into pair j
+                j = -1
+    if j >= 0:
+        surv[pa[j]] += 1
+        done[j] = 2
+    unresolved = 0
+    for k in range(npairs):
+        if done[k]:
+            continue
+        if pa[k] == pb[k]:
+            surv[pa[k]] += 1
+            done[k] = 1
+        else:
+            unresolved += 1
+    i = 0
+    while unresolved > 0:
+        p = i % P
+        i += 1
+        n = 0
+        for k in range(npairs):
+            if not done[k] and (pa[k] == p or pb[k] == p):
+                opens[n] = k
+                n += 1
+        if n == 0:
+            continue
+        k = opens[rng_below(&g.rng, <uint32_t>n)] if g.pol[p] == POL_RANDOM else opens[0]
+        j = pb[k] if pa[k] == p else pa[k]
+        r = mb_duel(g, p, j)
+        if not (r & 1):
+            surv[p] += 1
+        if not (r & 2):
+            surv[j] += 1
+        done[k] = 1
+        unresolved -= 1
+        turns += 1
+    for p in range(P):
+        g.lost[p] += g.active[p] - surv[p]
+        g.active[p] = surv[p]
+    g.rounds[3] = turns
+
+
+# ----------------------------------------------------------------------------- 5 glass bridge
+
+cdef struct Bridge:
+    int n                 # tiles = places 1..n
+    int tile[9]           # 1 cracked
+    int state[9]          # 0 face down, 1 intact (turned), 2 broken
+    int nt
+    int own[MAXT]
+    int place[MAXT]       # 0 = queue in front of the bridge
+    int st[MAXT]          # 0 eliminated, 1 in play, 2 crossed
+    int arr[MAXT]         # arrival stamp (chain reactions displace the earliest arrival)
+    int clock
+
+
+cdef void br_land(Bridge* b, int t, int d) noexcept nogil:
+    """Token t arrives on place d: past the end it survives, a broken or newly revealed cracked
+    tile eliminates it, and a third token on a place pushes the earliest arrival one place on."""
+    cdef int u, other, n
+    while True:
+        if d > b.n:
+            b.st[t] = 2
+            return
+        if b.state[d] == 2:
+            b.st[t] = 0
+            return
+        if b.state[d] == 0:
+            if b.tile[d]:
+                b.state[d] = 2
+                b.st[t] = 0
+                return
+            b.state[d] = 1
+        n = 0
+        other = -1
+        for u in range(b.nt):
+            if u != t and b.st[u] == 1 and b.place[u] == d:
+                n += 1
+                if other < 0 or b.arr[u] < b.arr[other]:
+                    other = u
+        b.place[t] = d
+        b.arr[t] = b.clock
+        b.clock += 1
+        if n < 2:
+            return
+        t = other
+        d = d + 1
+
+
+cdef int br_value(Bridge* b, int d) noexcept nogil:
+    """How safe a destination is: 3 past the end, 2 intact, 1 face down, 0 broken."""
+    if d > b.n:
+        return 3
+    if b.state[d] == 1:
+        return 2
+    if b.state[d] == 0:
+        return 1
+    return 0
+
+
+cdef int br_choose_card(Game* g, Bridge* b, int p, int hand) noexcept nogil:
+    cdef int pol = g.pol[p], v, t, best = -1, bestval = -1, val, n = 0
+    cdef int cards[5]
+    cdef double w[5]
+    for v in range(5):
+        if hand >> v & 1:
+            cards[n] = v
+            n += 1
+    if pol == POL_RANDOM:
+        return cards[rng_below(&g.rng, <uint32_t>n)]
+    if pol == POL_BOLD:
+        return cards[n - 1]
+    if pol == POL_EQ:
+        for v in range(5):
+            w[v] = g.prm.br_eq[hand][v] if hand >> v & 1 else 0.0
+        v = sample(&g.rng, w, 5)
+        if hand >> v & 1:
+            return v
+        return cards[rng_below(&g.rng, <uint32_t>n)]
+    for v in range(n):  # careful: the card with the safest landing for some token
+        val = 1 if cards[v] == 0 else -1
+        if cards[v] > 0:
+            for t in range(b.nt):
+                if b.st[t] == 1 and b.own[t] == p and br_value(b, b.place[t] + cards[v]) > val:
+                    val = br_value(b, b.place[t] + cards[v])
+        if val >= bestval:
+            bestval = val
+            best = cards[v]
+    return best
+
+
+cdef void br_move(Game* g, Bridge* b, int p, int k) noexcept nogil:
+    """Seat p plays card k: move one own token k places, or with 0 push an opponent token that
+    shares a place with one of p's tokens one place on."""
+    cdef int t, u, n = 0, best = -1, val, bestval = -1
+    cdef int cand[MAXT]
+    if k > 0:
+        for t in range(b.nt):
+            if b.st[t] == 1 and b.own[t] == p:
+                cand[n] = t
+                n += 1
+        if n == 0:
+            return
+        if g.pol[p] == POL_RANDOM:
+            best = cand[rng_below(&g.rng, <uint32_t>n)]
+        else:  # safest landing, most advanced token on ties (bold: most advanced non-broken)
+            for u in range(n):
+                t = cand[u]
+                val = br_value(b, b.place[t] + k)
+                if g.pol[p] == POL_BOLD and val > 0:
+                    val = 1
+                val = val * 64 + b.place[t]
+                if val > bestval:
+                    bestval = val
+                    best = t
+        br_land(b, best, b.place[best] + k)
+        return
+    for t in range(b.nt):
+        if b.st[t] != 1 or b.own[t] == p or b.place[t] < 1:
+            continue
+        for u in range(b.nt):
+            if b.st[u] == 1 and b.own[u] == p and b.place[u] == b.place[t]:
+                cand[n] = t
+                n += 1
+                break
+    if n == 0:
+        return
+    if g.pol[p] == POL_RANDOM:
+        best = cand[rng_below(&g.rng, <uint32_t>n)]
+    else:  # push only where the next place can kill (broken first, then face down)
+        bestval = 2
+        for u in range(n):
+            val = br_value(b, b.place[cand[u]] + 1)
+            if val < bestval:
+                bestval = val
+                best = cand[u]
+        if best < 0:
+            return
+    br_land(b, best, b.place[best] + 1)
+
+
+cdef void bridge_setup(Game* g, Bridge* b) noexcept nogil:
+    cdef Params* prm = g.prm
+    cdef int tiles[16]
+    cdef int i, p, k, total = 0
+    for p in range(g.P):
+        total += g.active[p]
+    b.n = total if total < prm.br_max else prm.br_max
+    for i in range(prm.br_tiles):
+        tiles[i] = 1 if i < prm.br_cracked else 0
+    rng_shuffle_int(&g.rng, tiles, prm.br_tiles)
+    for i in range(9):
+        b.tile[i] = 0
+        b.state[i] = 0
+    for i in range(b.n):
+        b.tile[i + 1] = tiles[i]
+    b.nt = 0
+    b.clock = 0
+    # the queue: players line up their tokens in turn (the order does not matter in this model)
+    for k in range(12):
+        for p in range(g.P):
+            if k < g.active[p]:
+                b.own[b.nt] = p
+                b.place[b.nt] = 0
+                b.st[b.nt] = 1
+                b.arr[b.nt] = 0
+                b.nt += 1
+
+
+cdef int br_inplay(Bridge* b, int p) noexcept nogil:
+    cdef int t, n = 0
+    for t in range(b.nt):
+        if b.st[t] == 1 and b.own[t] == p:
+            n += 1
+    return n
+
+
+cdef void glass_bridge(Game* g) noexcept nogil:
+    cdef Params* prm = g.prm
+    cdef Bridge b
+    cdef int P = g.P, p, t, timer = 0, rounds = 0, anyon
+    cdef int hand[MAXP]
+    cdef int card[MAXP]
+    bridge_setup(g, &b)
+    for p in range(P):
+        hand[p] = 31
+    while True:
+        anyon = 0
+        for p in range(P):
+            card[p] = -1
+            if br_inplay(&b, p) > 0:
+                anyon = 1
+                card[p] = br_choose_card(g, &b, p, hand[p])
+                hand[p] &= ~(1 << card[p])
+        if not anyon:
+            break
+        for p in range(P):
+            if card[p] >= 0 and br_inplay(&b, p) > 0:
+                br_move(g, &b, p, card[p])
+        rounds += 1
+        if rounds % 5 == 0:
+            for p in range(P):
+                hand[p] = 31
+            timer += 1
+            if timer >= prm.timer_steps:
+                break
+    for p in range(P):
+        g.active[p] = 0
+    for t in range(b.nt):
+        if b.st[t] == 2:
+            g.active[b.own[t]] += 1
+        else:
+            g.lost[b.own[t]] += 1
+    g.rounds[4] = rounds
+
+
+# ----------------------------------------------------------------------------- 6 squid game
+
+cdef struct Squid:
+    int nt
+    int own[MAXT]
+    int zone[MAXT]     # 0 safe zone
+    int field[MAXT]    # triangle field 1..8 (0 elsewhere)
+    int alive[MAXT]
+    int ntok[MAXP]
+    int speed
+    int last_out
+    int winner
+
+
+cdef int sq_progress(Params* prm, Squid* s, int t) noexcept nogil:
+    """Larger is nearer the head."""
+    if s.zone[t] == prm.sq_tri:
+        return 100 + s.field[t]
+    return 50 - prm.sq_dist[s.zone[t]]
+
+
+cdef void sq_kill(Squid* s, int t) noexcept nogil:
+    s.alive[t] = 0
+    s.ntok[s.own[t]] -= 1
+    if s.ntok[s.own[t]] == 0:
+        s.last_out = s.own[t]
+
+
+cdef int sq_contested(Squid* s, int p) noexcept nogil:
+    cdef int t, u
+    for t in range(s.nt):
+        if s.alive[t] and s.own[t] == p and s.zone[t] != 0:
+            for u in range(s.nt):
+                if s.alive[u] and s.own[u] != p and s.zone[u] == s.zone[t]:
+                    return 1
+    return 0
+
+
+cdef int sq_choose_card(Game* g, Squid* s, int p) noexcept nogil:
+    cdef int pol = g.pol[p]
+    if pol == POL_RANDOM:
+        return <int>rng_below(&g.rng, 4)
+    if not sq_contested(s, p):
+        return SQ_MOVE
+    if pol == POL_CAREFUL:
+        return sample(&g.rng, g.prm.sq_careful, 4)
+    if pol == POL_BOLD:
+        return sample(&g.rng, g.prm.sq_bold, 4)
+    return sample(&g.rng, g.prm.sq_eq, 4)
+
+
+cdef int sq_attack(Game* g, Squid* s, int p, const int* card, int kind) noexcept nogil:
+    """Stab (kind 1) or push (kind 2) by seat p: returns the victim token or -1."""
+    cdef Params* prm = g.prm
+    cdef int t, u, n = 0, best, k, q
+    cdef int cand[MAXT]
+    for t in range(s.nt):
+        q = s.own[t]
+        if not s.alive[t] or q == p or s.zone[t] == 0:
+            continue
+        if kind == SQ_STAB and (card[q] == SQ_DEF or card[q] == SQ_STAB):
+            continue
+        if kind == SQ_PUSH and card[q] != SQ_DEF:
+            continue
+        for u in range(s.nt):
+            if s.alive[u] and s.own[u] == p and s.zone[u] == s.zone[t]:
+                cand[n] = t
+                n += 1
+                break
+    if n == 0:
+        return -1
+    if g.pol[p] == POL_RANDOM:
+        return cand[rng_below(&g.rng, <uint32_t>n)]
+    best = cand[0]
+    for k in range(1, n):
+        if sq_progress(prm, s, cand[k]) > sq_progress(prm, s, best):
+            best = cand[k]
+    return best
+
+
+cdef int sq_sacrifice(Game* g, Squid* s, int p) noexcept nogil:
+    """The own token a stabber without a target loses (least advanced; random: any)."""
+    cdef int t, n = 0, best = -1
+    cdef int cand[MAXT]
+    for t in range(s.nt):
+        if s.alive[t] and s.own[t] == p:
+            cand[n] = t
+            n += 1
+    if n == 0:
+        return -1
+    if g.pol[p] == POL_RANDOM:
+        return cand[rng_below(&g.rng, <uint32_t>n)]
+    best = cand[0]
+    for t in range(1, n):
+        if sq_progress(g.prm, s, cand[t]) < sq_progress(g.prm, s, best):
+            best = cand[t]
+    return best
+
+
+cdef int sq_move(Game* g, Squid* s, int p) noexcept nogil:
+    """Move one own token to an adjacent zone; returns 1 if it entered the head (win)."""
+    cdef Params* prm = g.prm
+    cdef int t, z, n = 0, k, bt = -1, bz = -1, bestp = -1000, pr
+    cdef int ct[MAXT * 4]
+    cdef int cz[MAXT * 4]
+    for t in range(s.nt):
+        if not s.alive[t] or s.own[t] != p:
+            continue
+        if s.zone[t] == prm.sq_tri and s.field[t] >= prm.sq_fields:
+            ct[n] = t
+            cz[n] = -1  # the head
+            n += 1
+        for z in range(prm.sq_nz):
+            if prm.sq_adj[s.zone[t]][z] and n < MAXT * 4:
+                ct[n] = t
+                cz[n] = z
+                n += 1
+    if n == 0:
+        return 0
+    if g.pol[p] == POL_RANDOM:
+        k = <int>rng_below(&g.rng, <uint32_t>n)
+        bt = ct[k]
+        bz = cz[k]
+    else:  # the head if possible, else the most advanced token one zone nearer
+        for k in range(n):
+            if cz[k] == -1:
+                bt = ct[k]
+                bz = -1
+                break
+            if prm.sq_dist[cz[k]] >= prm.sq_dist[s.zone[ct[k]]] or s.zone[ct[k]] == prm.sq_tri:
+                continue
+            pr = sq_progress(prm, s, ct[k])
+            if pr > bestp:
+                bestp = pr
+                bt = ct[k]
+                bz = cz[k]
+        if bt < 0:
+            return 0
+    if bz == -1:
+        return 1
+    s.zone[bt] = bz
+    s.field[bt] = 1 if bz == prm.sq_tri else 0
+    return 0
+
+
+cdef int sq_round(Game* g, Squid* s, const int* card) noexcept nogil:
+    """Resolve one round with the revealed cards (-1: no card): stabs, pushes, moves in that
+    order, each from the speed token holder clockwise; then the triangle advances and the speed
+    token passes on.  Returns 1 when the game is decided (s.winner set)."""
+    cdef int P = g.P, kind, i, p, t, alive_players, last = -1
+    for kind in range(1, 4):
+        for i in range(P):
+            p = (s.speed + i) % P
+            if card[p] != kind or s.ntok[p] == 0:
+                continue
+            if kind == SQ_MOVE:
+                if sq_move(g, s, p):
+                    s.winner = p
+                    g.how = HOW_HEAD
+                    return 1
+                continue
+            t = sq_attack(g, s, p, card, kind)
+            if t >= 0:
+                sq_kill(s, t)
+            elif kind == SQ_STAB:
+                t = sq_sacrifice(g, s, p)
+                if t >= 0:
+                    sq_kill(s, t)
+    for t in range(s.nt):
+        if s.alive[t] and s.zone[t] == g.prm.sq_tri and s.field[t] < g.prm.sq_fields:
+            s.field[t] += 1
+    alive_players = 0
+    for p in range(P):
+        if s.ntok[p] > 0:
+            alive_players += 1
+            last = p
+    if alive_players <= 1:
+        s.winner = last if alive_players == 1 else s.last_out
+        g.how = HOW_LAST
+        return 1
+    for i in range(1, P + 1):
+        p = (s.speed + i) % P
+        if s.ntok[p] > 0:
+            s.speed = p
+            break
+    return 0
+
+
+cdef void squid_setup(Game* g, Squid* s) noexcept nogil:
+    cdef int p, k, best = 0
+    s.nt = 0
+    s.last_out = -1
+    s.winner = -1
+    for p in range(g.P):
+        s.ntok[p] = g.active[p]
+        for k in range(g.active[p]):
+            s.own[s.nt] = p
+            s.zone[s.nt] = g.prm.sq_start if k == 0 else 0
+            s.field[s.nt] = 0
+            s.alive[s.nt] = 1
+            s.nt += 1
+        if g.active[p] < g.active[best]:
+            best = p
+    s.speed = best  # fewest tokens; ties to the highest token number (lowest seat)
+
+
+cdef void squid(Game* g) noexcept nogil:
+    cdef Params* prm = g.prm
+    cdef Squid s
+    cdef int P = g.P, p, t, r, best, bp, bestp
+    cdef int card[MAXP]
+    squid_setup(g, &s)
+    for r in range(prm.sq_max_rounds):
+        for p in range(P):
+            card[p] = sq_choose_card(g, &s, p) if s.ntok[p] > 0 else -1
+        if sq_round(g, &s, card):
+            g.winner = s.winner
+            break
+    else:
+        best = -1  # round cap: most advanced token, then more tokens, then lower seat
+        bestp = -1000000
+        for t in range(s.nt):
+            if s.alive[t]:
+                bp = sq_progress(prm, &s, t) * 1000 + s.ntok[s.own[t]]
+                if bp > bestp or (bp == bestp and s.own[t] < best):
+                    bestp = bp
+                    best = s.own[t]
+        g.winner = best
+        g.how = HOW_CAP
+        r = prm.sq_max_rounds - 1
+    g.rounds[5] = r + 1
+    for p in range(P):
+        g.lost[p] += g.active[p] - s.ntok[p]
+        g.active[p] = s.ntok[p]
+
+
+# ----------------------------------------------------------------------------- whole game
+
+cdef void play_game(Game* g) noexcept nogil:
+    cdef int p, k
+    for p in range(g.P):
+        g.active[p] = 7
+        g.reserve[p] = 5
+        g.lost[p] = 0
+    g.winner = -1
+    g.how = -1
+    for k in range(NSUB):
+        if k > 0:
+            for p in range(g.P):
+                if g.reserve[p] > 0:
+                    g.reserve[p] -= 1
+                    g.active[p] += 1
+        for p in range(g.P):
+            g.enter[k][p] = g.active[p]
+        if k == 0:
+            red_light(g)
+        elif k == 1:
+            dalgona(g)
+        elif k == 2:
+            tug(g)
+        elif k == 3:
+            marbles(g)
+        elif k == 4:
+            glass_bridge(g)
+        else:
+            squid(g)
+        for p in range(g.P):
+            g.surv[k][p] = g.active[p]
+
+
+cdef void fill_params(Params* prm, dict d) except *:
+    """Copy the engine dict made by solver.squid.params.engine_dict into the C struct."""
+    cdef int i, j, k
+    prm.timer_steps = d["timer_steps"]
+    prm.rl_len = d["rl_len"]
+    prm.n_doll = len(d["doll_masks"])
+    for i in range(prm.n_doll):
+        prm.doll_mask[i] = d["doll_masks"][i]
+    prm.rl_penalty_careful = d["rl_penalty_careful"]
+    prm.rl_penalty_bold = d["rl_penalty_bold"]
+    for i in range(4):
+        prm.dg_sections[i] = d["dg_sections"][i]
+    prm.dg_ncards = len(d["dg_deck"])
+    for i in range(prm.dg_ncards):
+        prm.dg_deck[i] = d["dg_deck"][i]
+    prm.dg_careful = d["dg_careful"]
+    prm.dg_bold = d["dg_bold"]
+    prm.tug_cap = d["tug_cap"]
+    prm.tug_tie_survive = d["tug_tie_survive"]
+    prm.mb_off = d["mb_off"]
+    for i in range(MAXP):
+        prm.mb_skill[i] = d["mb_skill"][i]
+    prm.br_tiles = d["br_tiles"]
+    prm.br_cracked = d["br_cracked"]
+    prm.br_max = d["br_max"]
+    prm.sq_nz = len(d["sq_adj"])
+    for i in range(MAXZ):
+        prm.sq_dist[i] = 0
+        for j in range(MAXZ):
+            prm.sq_adj[i][j] = 0
+    for i in range(prm.sq_nz):
+        prm.sq_dist[i] = d["sq_dist"][i]
+        for j in range(prm.sq_nz):
+            prm.sq_adj[i][j] = d["sq_adj"][i][j]
+    prm.sq_start = d["sq_start"]
+    prm.sq_tri = d["sq_tri"]
+    prm.sq_fields = d["sq_fields"]
+    prm.sq_max_rounds = d["sq_max_rounds"]
+    rl = np.ascontiguousarray(d["rl_eq"], dtype=np.float64).reshape(128, 5)
+    br = np.ascontiguousarray(d["br_eq"], dtype=np.float64).reshape(32, 5)
+    tg = np.ascontiguousarray(d["tug_eq"], dtype=np.float64).reshape(8, 8, 5)
+    for i in range(128):
+        for k in range(5):
+            prm.rl_eq[i][k] = rl[i, k]
+    for i in range(32):
+        for k in range(5):
+            prm.br_eq[i][k] = br[i, k]
+    for i in range(8):
+        for j in range(8):
+            for k in range(5):
+                prm.tug_eq[i][j][k] = tg[i, j, k]
+    for k in range(4):
+        prm.sq_eq[k] = d["sq_eq"][k]
+        prm.sq_careful[k] = d["sq_careful"][k]
+        prm.sq_bold[k] = d["sq_bold"][k]
+
+
+cdef void init_game(Game* g, Params* prm, int P, pols, uint64_t seed) except *:
+    cdef int p
+    g.P = P
+    g.prm = prm
+    for p in range(MAXP):
+        g.pol[p] = pols[p] if p < P else 0
+        g.active[p] = 0
+        g.reserve[p] = 0
+        g.lost[p] = 0
+    rng_seed(&g.rng, seed)
+
+
+def simulate_block(dict params, pols, uint64_t seed, int n):
+    """Play n whole games; return a dict of counts and sums (a Monte Carlo tally).
+
+    pols: one policy id per seat (0 random, 1 careful, 2 bold, 3 equilibrium).
+    """
+    cdef Params prm
+    cdef Game g
+    cdef int P = len(pols), i, k, p, total_rounds
+    fill_params(&prm, params)
+    init_game(&g, &prm, P, list(pols), seed)
+    wins = np.zeros(P, dtype=np.int64)
+    how = np.zeros(3, dtype=np.int64)
+    enter = np.zeros((NSUB, P), dtype=np.int64)
+    surv = np.zeros((NSUB, P), dtype=np.int64)
+    surv_sq = np.zeros((NSUB, P), dtype=np.int64)
+    rounds = np.zeros(NSUB, dtype=np.int64)
+    rounds_sq = np.zeros(NSUB, dtype=np.int64)
+    total = np.zeros(2, dtype=np.int64)
+    cdef long long[::1] w = wins
+    cdef long long[::1] hw = how
+    cdef long long[:, ::1] en = enter
+    cdef long long[:, ::1] sv = surv
+    cdef long long[:, ::1] sq = surv_sq
+    cdef long long[::1] rd = rounds
+    cdef long long[::1] rq = rounds_sq
+    cdef long long[::1] tt = total
+    with nogil:
+        for i in range(n):
+            play_game(&g)
+            w[g.winner] += 1
+            hw[g.how] += 1
+            total_rounds = 0
+            for k in range(NSUB):
+                rd[k] += g.rounds[k]
+                rq[k] += g.rounds[k] * g.rounds[k]
+                total_rounds += g.rounds[k]
+                for p in range(P):
+                    en[k, p] += g.enter[k][p]
+                    sv[k, p] += g.surv[k][p]
+                    sq[k, p] += g.surv[k][p] * g.surv[k][p]
+            tt[0] += total_rounds
+            tt[1] += total_rounds * total_rounds
+    return {"wins": wins, "how": how, "enter": enter, "surv": surv, "surv_sq": surv_sq,
+            "rounds": rounds, "rounds_sq": rounds_sq, "total_rounds": total}
+
+
+def trace_games(dict params, pols, uint64_t seed, int n):
+    """Per-game records for invariant tests: winner, how, enter[6][P], surv[6][P], rounds[6],
+    and the final (reserve, active, lost) per seat."""
+    cdef Params prm
+    cdef Game g
+    cdef int P = len(pols), i
+    fill_params(&prm, params)
+    init_game(&g, &prm, P, list(pols), seed)
+    out = []
+    for i in range(n):
+        with nogil:
+            play_game(&g)
+        out.append({
+            "winner": g.winner, "how": g.how,
+            "enter": [[g.enter[k][p] for p in range(P)] for k in range(NSUB)],
+            "surv": [[g.surv[k][p] for p in range(P)] for k in range(NSUB)],
+            "rounds": [g.rounds[k] for k in range(NSUB)],
+            "reserve": [g.reserve[p] for p in range(P)],
+            "active": [g.active[p] for p in range(P)],
+            "lost": [g.lost[p] for p in range(P)],
+        })
+    return out
+
+
+def play_subgame(dict params, pols, active, int which, uint64_t seed):
+    """Play one sub-game (0-5) from the given active counts; returns (survivors, rounds, winner)."""
+    cdef Params prm
+    cdef Game g
+    cdef int P = len(pols), p
+    fill_params(&prm, params)
+    init_game(&g, &prm, P, list(pols), seed)
+    for p in range(P):
+        g.active[p] = active[p]
+        g.reserve[p] = 0
+        g.lost[p] = 0
+    g.winner = -1
+    g.how = -1
+    if which == 0:
+        red_light(&g)
+    elif which == 1:
+        dalgona(&g)
+    elif which == 2:
+        # tug recomputes lost from the 12-token total: keep the reserve consistent with that
+        for p in range(P):
+            g.reserve[p] = 12 - g.active[p]
+        tug(&g)
+    elif which == 3:
+        marbles(&g)
+    elif which == 4:
+        glass_bridge(&g)
+    else:
+        squid(&g)
+    return [g.active[p] for p in range(P)], g.rounds[which], g.winner
+
+
+# ----------------------------------------------------------------------------- test API
+
+def t_red_light_round(dict params, pols, pos, cnt, cards, int doll_mask, uint64_t seed=1):
+    """Resolve one red-light round: returns (pos, cnt, finished) lists after the round."""
+    cdef Params prm
+    cdef Game g
+    cdef int P = len(pols), p
+    cdef int cpos[MAXP]
+    cdef int ccnt[MAXP]
+    cdef int cdone[MAXP]
+    cdef int ccard[MAXP]
+    fill_params(&prm, params)
+    init_game(&g, &prm, P, list(pols), seed)
+    for p in range(P):
+        cpos[p] = pos[p]
+        ccnt[p] = cnt[p]
+        cdone[p] = 0
+        ccard[p] = cards[p]
+    rl_resolve(&g, 0, cpos, ccnt, cdone, ccard, doll_mask)
+    return [cpos[p] for p in range(P)], [ccnt[p] for p in range(P)], [cdone[p] for p in range(P)]
+
+
+def t_red_light_choice(dict params, int policy, int pos, int remaining_mask, uint64_t seed=1):
+    """The number card a seat with the given policy plays from field pos."""
+    cdef Params prm
+    cdef Game g
+    fill_params(&prm, params)
+    init_game(&g, &prm, 3, [policy, 0, 0], seed)
+    return rl_choose(&g, 0, pos, remaining_mask)
+
+
+def t_tug_outcome(int nl, int nr, int suml, int sumr, int zeros, int tie_survive):
+    """Bitmask of the surviving sides of one bridge (1 left, 2 right)."""
+    return tug_outcome(nl, nr, suml, sumr, zeros, tie_survive)
+
+
+def t_dalgona_turn(dict params, pols, int p, owners, shapes, sections, deck, int max_flips,
+                   uint64_t seed=1):
+    """Seat p flips the given cards in order (stopping after max_flips or a Crack!); returns
+    the tokens' (state, section) lists, state 0 eliminated, 1 on a shape, 2 survived."""
+    cdef Params prm
+    cdef Game g
+    cdef Dalgona d
+    cdef int t, k
+    fill_params(&prm, params)
+    init_game(&g, &prm, len(pols), list(pols), seed)
+    d.nt = len(owners)
+    for t in range(d.nt):
+        d.own[t] = owners[t]
+        d.shp[t] = shapes[t]
+        d.sec[t] = sections[t]
+        d.st[t] = 1
+    for k in range(min(max_flips, len(deck))):
+        if dg_flip(&g, &d, p, deck[k], k == 0):
+            break
+    return [d.st[t] for t in range(d.nt)], [d.sec[t] for t in range(d.nt)]
+
+
+def t_bridge_round(dict params, pols, tiles, states, owners, places, cards, uint64_t seed=1):
+    """One glass-bridge round: tiles/states are per place 1..n (index 0 unused); tokens given by
+    owner and place (arrival order = list order).  Returns (token states, places, tile states)."""
+    cdef Params prm
+    cdef Game g
+    cdef Bridge b
+    cdef int P = len(pols), t, p, i
+    fill_params(&prm, params)
+    init_game(&g, &prm, P, list(pols), seed)
+    b.n = len(tiles) - 1
+    for i in range(len(tiles)):
+        b.tile[i] = tiles[i]
+        b.state[i] = states[i]
+    b.nt = len(owners)
+    for t in range(b.nt):
+        b.own[t] = owners[t]
+        b.place[t] = places[t]
+        b.st[t] = 1
+        b.arr[t] = t
+    b.clock = b.nt
+    for p in range(P):
+        if cards[p] >= 0 and br_inplay(&b, p) > 0:
+            br_move(&g, &b, p, cards[p])
+    return ([b.st[t] for t in range(b.nt)], [b.place[t] for t in range(b.nt)],
+            [b.state[i] for i in range(b.n + 1)])
+
+
+def t_squid_round(dict params, pols, owners, zones, fields, cards, int speed, uint64_t seed=1):
+    """One squid round from a hand-built position.  Returns (alive, zones, fields, winner,
+    next speed holder); winner is -1 while the game goes on."""
+    cdef Params prm
+    cdef Game g
+    cdef Squid s
+    cdef int P = len(pols), t, p, r
+    cdef int card[MAXP]
+    fill_params(&prm, params)
+    init_game(&g, &prm, P, list(pols), seed)
+    s.nt = len(owners)
+    s.last_out = -1
+    s.winner = -1
+    s.speed = speed
+    for p in range(P):
+        s.ntok[p] = 0
+        card[p] = cards[p]
+    for t in range(s.nt):
+        s.own[t] = owners[t]
+        s.zone[t] = zones[t]
+        s.field[t] = fields[t]
+        s.alive[t] = 1
+        s.ntok[owners[t]] += 1
+    r = sq_round(&g, &s, card)
+    return ([s.alive[t] for t in range(s.nt)], [s.zone[t] for t in range(s.nt)],
+            [s.field[t] for t in range(s.nt)], s.winner if r else -1, s.speed)

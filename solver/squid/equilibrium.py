@@ -1,0 +1,156 @@
+"""Mixed strategies for the simultaneous secret choices, solved at start-up for the C engine.
+
+Every table comes from a small two-player zero-sum matrix game solved exactly by linear
+programming (OR-Tools GLOP).  The n-player situations are reduced to "me against one
+representative opponent" (or one side against the other) with a simplified payoff; the
+weights are in the ``[equilibrium]`` section of the parameter file.  See docs/squid.md.
+
+* red light: for each set of doll cards still in the deck (card counting), a 5x5 game between
+  two players' number cards; a crossed-out number costs a token, a safe number n gains
+  ``n * field_value``, an unpunished 0 removes an opponent token with ``push_chance``.
+* glass bridge: for each hand (cards not yet used), a game in which the token that goes
+  further steps on fresh tiles first (risk ``cracked / tiles`` per new tile).
+* tug of war: for each pair of side sizes (a, b), a team game in which each side chooses a
+  multiset of cards; the row side's table gives the marginal chance of each card value.
+* squid: a 4x4 game of defence / stab / push / move between two tokens in the same zone.
+* marbles odd/even is matching pennies: hide and guess 50/50 (hard-coded in the engine).
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+
+def solve_zero_sum(a: np.ndarray) -> tuple[np.ndarray, float]:
+    """Optimal mixed strategy of the row player (maximiser) and the value of the game.
+
+    >>> x, v = solve_zero_sum(np.array([[1.0, -1.0], [-1.0, 1.0]]))   # matching pennies
+    >>> [round(p, 6) for p in x], round(v, 6)
+    ([0.5, 0.5], 0.0)
+    >>> x, v = solve_zero_sum(np.array([[3.0, 1.0], [2.0, 0.0]]))     # row 0 dominates
+    >>> [round(p, 6) for p in x], round(v, 6)
+    ([1.0, 0.0], 1.0)
+    """
+    from ortools.linear_solver import pywraplp
+
+    a = np.asarray(a, dtype=float)
+    m, n = a.shape
+    solver = pywraplp.Solver.CreateSolver("GLOP")
+    x = [solver.NumVar(0.0, 1.0, f"x{i}") for i in range(m)]
+    v = solver.NumVar(-solver.infinity(), solver.infinity(), "v")
+    solver.Add(sum(x) == 1.0)
+    for j in range(n):
+        solver.Add(sum(float(a[i, j]) * x[i] for i in range(m) if a[i, j] != 0.0) >= v)
+    solver.Maximize(v)
+    status = solver.Solve()
+    if status != pywraplp.Solver.OPTIMAL:  # pragma: no cover - a finite matrix game always has one
+        raise RuntimeError("matrix game LP not solved")
+    probs = np.clip(np.array([xi.solution_value() for xi in x]), 0.0, None)
+    return probs / probs.sum(), float(v.solution_value())
+
+
+def red_light_matrix(masks: list[int], field_value: float, push_chance: float) -> np.ndarray:
+    """Row card i vs column card j, averaged over the doll cards left (crossed-out bitmasks)."""
+    a = np.zeros((5, 5))
+    for dm in masks:
+        for i in range(5):
+            for j in range(5):
+                ci, cj = dm >> i & 1, dm >> j & 1
+                gi = -1.0 if ci else i * field_value
+                gj = -1.0 if cj else j * field_value
+                push = (push_chance if i == 0 and not ci else 0.0) - (push_chance if j == 0 and not cj else 0.0)
+                a[i, j] += gi - gj + push
+    return a / len(masks)
+
+
+def bridge_matrix(hand: int, field_value: float, crack_rate: float, push_chance: float) -> np.ndarray:
+    """Cards in ``hand`` (bitmask) against the same hand; see the module docstring."""
+
+    def gain(i: int, j: int) -> float:
+        if i == 0:
+            return push_chance * crack_rate if j > 0 else 0.0
+        risk = 1.0 if i > j else (0.5 if i == j else 0.25)
+        return field_value * i - crack_rate * risk
+
+    cards = [v for v in range(5) if hand >> v & 1]
+    return np.array([[gain(i, j) - gain(j, i) for j in cards] for i in cards])
+
+
+def tug_outcome(suml: int, sumr: int, zeros: int, tie_survive: bool) -> int:
+    """Row side's payoff on one contested bridge: +1 win, -1 loss, 0 tie (both share the fate).
+
+    >>> tug_outcome(5, 3, 0, False), tug_outcome(5, 3, 1, False), tug_outcome(4, 4, 2, True)
+    (1, -1, 0)
+    """
+    if suml == sumr:
+        return 0
+    return 1 if (suml > sumr) == (zeros % 2 == 0) else -1
+
+
+def tug_marginal(a: int, b: int, tie_survive: bool) -> np.ndarray:
+    """Chance of each card value 0-4 for one token on a side of a tokens facing b tokens."""
+    left = list(itertools.combinations_with_replacement(range(5), a))
+    right = list(itertools.combinations_with_replacement(range(5), b))
+    mat = np.array([[tug_outcome(sum(x), sum(y), x.count(0) + y.count(0), tie_survive) for y in right]
+                    for x in left], dtype=float)
+    probs, _ = solve_zero_sum(mat)
+    marg = np.zeros(5)
+    for p, x in zip(probs, left, strict=True):
+        for v in x:
+            marg[v] += p / a
+    return marg
+
+
+SQUID_CARDS = ("defence", "stab", "push", "move")
+
+
+def squid_matrix(move_value: float) -> np.ndarray:
+    """Two tokens in one zone: defence, stab, push, move (row payoff, tokens won minus lost)."""
+    m = move_value
+    return np.array([
+        [0.0, 1.0, -1.0, -m],   # defence: a stab misses (stabber pays), a push kills
+        [-1.0, 0.0, 1.0, 1.0],  # stab: no target against defence / stab, kills push and move
+        [1.0, -1.0, 0.0, -m],   # push: kills defence, is stabbed before pushing
+        [m, -1.0, m, 0.0],      # move: progress unless stabbed
+    ])
+
+
+@lru_cache(maxsize=64)
+def _tables(key: tuple) -> dict[str, Any]:
+    (masks, rl_fv, rl_q, br_fv, br_q, crack_rate, cap, tie_survive, sq_m) = key
+    rl = np.full((128, 5), 0.2)
+    n = len(masks)
+    for rem in range(1, 1 << n):
+        left = [masks[i] for i in range(n) if rem >> i & 1]
+        rl[rem], _ = solve_zero_sum(red_light_matrix(left, rl_fv, rl_q))
+    br = np.full((32, 5), 0.2)
+    for hand in range(1, 32):
+        probs, _ = solve_zero_sum(bridge_matrix(hand, br_fv, crack_rate, br_q))
+        br[hand] = 0.0
+        for p, v in zip(probs, [v for v in range(5) if hand >> v & 1], strict=True):
+            br[hand, v] = p
+    tug = np.full((8, 8, 5), 0.2)
+    for a in range(1, cap + 1):
+        for b in range(max(1, a - 1), min(cap, a + 1) + 1):
+            tug[a, b] = tug_marginal(a, b, tie_survive)
+    sq, _ = solve_zero_sum(squid_matrix(sq_m))
+    return {"rl_eq": rl.tolist(), "br_eq": br.tolist(), "tug_eq": tug.tolist(), "sq_eq": sq.tolist()}
+
+
+def tables(p: dict[str, Any]) -> dict[str, Any]:
+    """All equilibrium tables for a validated parameter set (cached per distinct input)."""
+    eq = p["equilibrium"]
+    br = p["glass_bridge"]
+    key = (
+        tuple(sum(1 << n for n in card) for card in p["red_light"]["doll_cards"]),
+        float(eq["red_light_field_value"]), float(eq["red_light_push_chance"]),
+        float(eq["bridge_field_value"]), float(eq["bridge_push_chance"]),
+        br["cracked"] / br["tiles"],
+        p["tug_of_war"]["side_capacity"], p["tug_of_war"]["tie"] == "both_survive",
+        float(eq["squid_move_value"]),
+    )
+    return _tables(key)
