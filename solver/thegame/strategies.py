@@ -1,0 +1,158 @@
+"""Strategy specs: ``name`` or ``name:key=val,key=val`` -> engine kind + parameter vector.
+
+The engine reads a strategy as a kind number and up to 16 doubles; this module owns the names of
+those slots and their defaults.  ``planner`` defaults depend on the player count (tuned with
+short runs, see docs/thegame.md); any parameter given explicitly overrides the default.
+
+>>> [s.label for s in parse_strategies("greedy,reach:reach=1,endgame=7,planner")]
+['greedy', 'reach:reach=1,endgame=7', 'planner']
+>>> parse_strategies("reach:reach=2")[0].vector(1)[:2].tolist()
+[2.0, 1.0]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from solver.errors import SolverError
+
+NPARAM = 16
+
+
+@dataclass(frozen=True)
+class StrategyType:
+    """One strategy of the engine: its kind number and named parameter slots with defaults."""
+
+    name: str
+    kind: int
+    params: tuple[str, ...]
+    defaults: dict[str, float]
+    help: str
+    #: per player count overrides of the defaults
+    by_players: dict[int, dict[str, float]] = field(default_factory=dict)
+
+    def defaults_for(self, players: int) -> dict[str, float]:
+        return {**self.defaults, **self.by_players.get(players, {})}
+
+
+_PLANNER_PARAMS = ("dead", "w1", "w2", "w3", "extra", "maxx", "eextra", "emaxx",
+                   "sig", "sigpen", "fire", "margin", "jump")
+
+STRATEGIES: dict[str, StrategyType] = {
+    "greedy": StrategyType(
+        "greedy", 0, (), {},
+        "each card onto the pile with the smallest gap, backward-10 moves first, exactly the minimum"),
+    "reach": StrategyType(
+        "reach", 1, ("reach", "endgame"), {"reach": 1.0, "endgame": 1.0},
+        "greedy, then extra cards while the best gap is <= reach (endgame: once the draw pile is empty)"),
+    "signal": StrategyType(
+        "signal", 2, ("reach", "endgame", "sig", "pen"),
+        {"reach": 1.0, "endgame": 1.0, "sig": 2.0, "pen": 5.0},
+        "reach + pile signals: mates holding a pile's 10-jump or a card within sig of its top ask to "
+        "keep it; others add pen to the gap there"),
+    "planner": StrategyType(
+        "planner", 3, _PLANNER_PARAMS,
+        {"dead": 10.0, "w1": 3.0, "w2": 1.0, "w3": 0.3, "extra": 0.0, "maxx": 3.0, "eextra": 0.5,
+         "emaxx": 3.0, "sig": 2.0, "sigpen": 0.0, "fire": 20.0, "margin": 6.0, "jump": 0.0},
+        "searches every play sequence of the turn; scores piles by how many piles still accept each "
+        "live card, plus signals and fire cards"),
+}
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    """A strategy name with the parameters the user set explicitly."""
+
+    name: str
+    params: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def type(self) -> StrategyType:
+        return STRATEGIES[self.name]
+
+    @property
+    def kind(self) -> int:
+        return self.type.kind
+
+    @property
+    def label(self) -> str:
+        """Canonical text of the spec (round-trips through :func:`parse_strategies`)."""
+        if not self.params:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in self.params)
+
+    def values(self, players: int) -> dict[str, float]:
+        """All parameter values for a game with ``players`` players."""
+        return {**self.type.defaults_for(players), **dict(self.params)}
+
+    def vector(self, players: int) -> np.ndarray:
+        """The engine's parameter vector (float64, length 16)."""
+        vec = np.zeros(NPARAM, dtype=np.float64)
+        vals = self.values(players)
+        for i, name in enumerate(self.type.params):
+            vec[i] = vals[name]
+        return vec
+
+
+def _fmt(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _spec(name: str, pairs: list[str]) -> StrategySpec:
+    name = name.strip()
+    if name not in STRATEGIES:
+        raise SolverError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")
+    stype = STRATEGIES[name]
+    params: dict[str, float] = {}
+    for pair in pairs:
+        key, _, text = pair.partition("=")
+        key = key.strip()
+        if key not in stype.params:
+            known = ", ".join(stype.params) or "none"
+            raise SolverError(f"unknown parameter {key!r} for strategy {name} (known: {known})")
+        try:
+            value = float(text)
+        except ValueError:
+            raise SolverError(f"parameter {key} of strategy {name} must be a number, got {text!r}") from None
+        if value != value or value in (float("inf"), float("-inf")):
+            raise SolverError(f"parameter {key} of strategy {name} must be finite")
+        params[key] = value
+    return StrategySpec(name, tuple(params.items()))
+
+
+def parse_strategies(text: str) -> list[StrategySpec]:
+    """Parse a comma-separated list of specs.
+
+    A token with ``=`` but no ``:`` continues the previous spec's parameters, so
+    ``reach:reach=1,endgame=7`` is one spec.
+
+    >>> parse_strategies("signal:pen=3,sig=1")[0].params
+    (('pen', 3.0), ('sig', 1.0))
+    """
+    groups: list[tuple[str, list[str]]] = []
+    for token in text.split(","):
+        token = token.strip()
+        if not token:
+            raise SolverError(f"empty strategy in {text!r}")
+        if ":" in token:
+            name, _, first = token.partition(":")
+            if "=" not in first:
+                raise SolverError(f"strategy parameters must look like key=value, got {first!r}")
+            groups.append((name, [first]))
+        elif "=" in token:
+            if not groups:
+                raise SolverError(f"parameter {token!r} has no strategy before it")
+            groups[-1][1].append(token)
+        else:
+            groups.append((token, []))
+    return [_spec(name, pairs) for name, pairs in groups]
+
+
+def parse_strategy(text: str) -> StrategySpec:
+    """Exactly one strategy spec (for ``thegame play``)."""
+    specs = parse_strategies(text)
+    if len(specs) != 1:
+        raise SolverError(f"give exactly one strategy, got {len(specs)}")
+    return specs[0]
