@@ -1,8 +1,139 @@
-"""`solver blokus` commands."""
+"""`solver blokus` commands: moves, perft, show, selfplay."""
+
+from __future__ import annotations
+
+import sys
 
 import click
+from solver.cli.options import monte_carlo_options, run_and_report
+
+from solver.blokus.selfplay import SelfPlay, strategies_for
+from solver.blokus.variants import FIRST_MOVE_RULES, VARIANTS, variant_by_name
+from solver.montecarlo.output import check_writable, write_text_atomic
+from solver.montecarlo.seeding import block_seed
+
+#: at most this many self-play games go into an --sgf file
+SGF_MAX_GAMES = 1000
+
+variant_option = click.option("--variant", default="classic", show_default=True,
+                              help=f"Variant: {', '.join(VARIANTS)}.")
+first_move_option = click.option("--first-move", type=click.Choice(FIRST_MOVE_RULES), default="start-cell",
+                                 show_default=True,
+                                 help="start-cell: each colour's own corner (Duo: e10/j5); "
+                                      "any-corner: any corner square of the board.")
 
 
 @click.group(name="blokus")
 def group() -> None:
-    """Blokus: move generation, game records, perft and self-play (not yet implemented)."""
+    """Blokus: legal moves, perft, board pictures and self-play (Pentobi SGF records)."""
+
+
+def _load(path: str):
+    from solver.blokus.sgf import read_file
+
+    return read_file(path)
+
+
+@group.command()
+@click.argument("game_file", metavar="GAME.blksgf")
+@click.option("--color", "--colour", "colour", default=None,
+              help="Colour to list moves for (name, first letter, 1-4 or B/W; default: the colour to play).")
+@click.option("--count", is_flag=True, help="Print only the number of legal moves.")
+def moves(game_file: str, colour: str | None, count: bool) -> None:
+    """Every legal move of the colour to play (or --color) after the record, one per line."""
+    game = _load(game_file)
+    k = game.to_play if colour is None else game.colour_index(colour)
+    if k is None:
+        if count:
+            click.echo("0")
+        return
+    codes = game.legal_codes(k)
+    if count:
+        click.echo(str(len(codes)))
+        return
+    lines = [game.move_text(game.move_from_code(k, c)) for c in codes]
+    if lines:
+        click.echo("\n".join(lines))
+
+
+@group.command()
+@variant_option
+@first_move_option
+@click.option("--depth", "-d", type=click.IntRange(min=1, max=12), default=3, show_default=True,
+              help="Number of plies.")
+def perft(variant: str, first_move: str, depth: int) -> None:
+    """Move sequences of each length 1..DEPTH from the start (a forced pass counts as one move)."""
+    from solver.blokus.game import Game
+
+    game = Game(variant_by_name(variant, first_move))
+    click.echo("depth,sequences")
+    for d, n in enumerate(game.position.perft(depth), start=1):
+        click.echo(f"{d},{n}")
+
+
+@group.command()
+@click.argument("game_file", metavar="GAME.blksgf")
+@click.option("--svg", "svg_file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              help="Also write the board as an SVG picture to this file.")
+@click.option("--color/--no-color", "ansi", default=None,
+              help="Coloured text (default: when the output is a terminal).")
+def show(game_file: str, svg_file: str | None, ansi: bool | None) -> None:
+    """The board after the record as text, with scores; optionally as SVG."""
+    from solver.render.grid import svg_grid, text_grid
+
+    game = _load(game_file)
+    if svg_file:
+        check_writable(svg_file)
+    v = game.variant
+    if ansi is None:
+        ansi = sys.stdout.isatty()
+    click.echo(text_grid(v.width, v.height, game.placements(), ansi=ansi))
+    scores = game.colour_scores()
+    points = game.pentobi_points()
+    for k, name in enumerate(v.colours):
+        click.echo(f"{name:7s} score {scores[k]:4d}  points {points[k]:3d}  pieces left: "
+                   f"{' '.join(game.pieces_left(k)) or '-'}")
+    if v.n_sides != v.n_colours or not all(v.counted):
+        click.echo("sides: " + ", ".join(f"{n} {s}" for n, s in zip(v.side_names(), game.scores, strict=True)))
+    to_play = game.to_play
+    click.echo(f"{len(game.moves)} moves; " + ("game over" if to_play is None
+                                               else f"{v.colours[to_play]} to play"))
+    if svg_file:
+        title = f"Blokus {v.name}, after {len(game.moves)} moves"
+        write_text_atomic(svg_file, svg_grid(v.width, v.height, game.placements(), title=title))
+
+
+@group.command()
+@variant_option
+@first_move_option
+@click.option("--strategy", "strategy", default="random", show_default=True,
+              help="Strategy per seat (player), comma-separated, or one for all: random, greedy, "
+                   "mc or mc:CANDIDATES:PLAYOUTS.")
+@click.option("--sgf", "sgf_file", type=click.Path(dir_okay=False), default=None,
+              help="Write the first --sgf-games games (of the first block) as an SGF collection.")
+@click.option("--sgf-games", type=click.IntRange(min=1, max=SGF_MAX_GAMES), default=20, show_default=True,
+              help="How many games --sgf writes (at most --games and --block-size).")
+@monte_carlo_options(default_games=1000, default_block_size=200)
+def selfplay(variant: str, first_move: str, strategy: str, sgf_file: str | None, sgf_games: int,
+             games: int, seed: int, workers: int | None, backend: str, scheduler: str | None,
+             block_size: int, output: str, fmt: str, quiet: bool) -> None:
+    """Self-play Monte Carlo: per seat win rate (outright and shared), mean score, share of colours
+    placing all pieces, mean game length and legal moves per ply."""
+    v = variant_by_name(variant, first_move)
+    strategies = strategies_for(v, strategy)
+    exp = SelfPlay(v.name, first_move, strategies)
+    if sgf_file:
+        check_writable(sgf_file)
+    run_and_report([exp], games=games, seed=seed, workers=workers, backend=backend, scheduler=scheduler,
+                   block_size=block_size, output=output, fmt=fmt, quiet=quiet)
+    if sgf_file:
+        from solver.blokus.sgf import write_games
+
+        n = min(sgf_games, games, block_size)
+        recorded = exp.record(block_seed(seed, 0), n)
+        entries = []
+        for i, g in enumerate(recorded, start=1):
+            comment = (f"self-play {v.name} seed {seed} game {i}; strategies {','.join(strategies)}; "
+                       f"scores {' '.join(map(str, g.scores))}")
+            entries.append((g, f"selfplay {i}", comment))
+        write_text_atomic(sgf_file, write_games(entries))

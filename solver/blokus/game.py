@@ -6,9 +6,11 @@
 >>> m = g.move_from_cells("e10,e9,f9")
 >>> m.piece, m.colour
 ('V3', 0)
->>> g.play(m); g.to_play, g.colour_name(g.to_play)
+>>> _ = g.play(m)
+>>> g.to_play, g.colour_name(g.to_play)
 (1, 'orange')
->>> g.undo(); g.to_play
+>>> _ = g.undo()
+>>> g.to_play
 0
 """
 

@@ -150,6 +150,18 @@ class Variant:
             return "bw".index(key)
         raise SolverError(f"unknown colour {name!r} for {self.name} (known: {', '.join(self.colours)})")
 
+    def side_names(self) -> list[str]:
+        """The counted colours of each side, joined with '+'.
+
+        >>> variant_by_name("teams").side_names()
+        ['blue+red', 'yellow+green']
+        """
+        names: list[list[str]] = [[] for _ in range(self.n_sides)]
+        for colour, p, counted in zip(self.colours, self.player_of, self.counted, strict=True):
+            if p != ROTATING and counted:
+                names[self.sides[p]].append(colour)
+        return ["+".join(n) for n in names]
+
     def player_names(self) -> list[str]:
         """A short name per player (seat): the colours it plays."""
         names = []

@@ -1,0 +1,224 @@
+"""Pentobi's SGF game records (``.blksgf``): read them into a :class:`Game` and write them back.
+
+A record is SGF FF[4] with ``GM[Blokus]`` (also ``Blokus Two-Player``, ``Blokus Three-Player``,
+``Blokus Duo``); a move is a property named after its colour (``1``-``4``, or ``B`` and ``W``
+for Duo) whose value lists the covered cells, ``a20,b20,b19`` (columns a... from the left, rows
+1... from the bottom).  Only the main line (first child at every node) is read.  Variants that
+Pentobi does not have (``teams``, ``giant``, the ``any-corner`` first move) are written as
+Pentobi's nearest game plus the private root properties ``XV`` (variant) and ``XF`` (first-move
+rule), which Pentobi ignores.
+
+>>> g = read_game("(;FF[4]GM[Blokus Duo];B[e10,e9,f9];W[j5])")
+>>> g.variant.name, len(g.moves), g.colour_name(g.to_play)
+('duo', 2, 'purple')
+>>> write_game(g).splitlines()[1]
+';B[e9,e10,f9]'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from solver import __version__
+from solver.blokus.game import Game
+from solver.blokus.variants import VARIANTS, Variant, variant_by_name
+from solver.errors import SolverError
+
+Node = dict[str, list[str]]
+
+_GAME_TYPES = {"blokus": "classic", "blokus two-player": "classic-2", "blokus three-player": "classic-3",
+               "blokus duo": "duo"}
+_SETUP = {"AB", "AW", "AE", "A1", "A2", "A3", "A4"}
+
+
+class _Parser:
+    """A small SGF parser: a collection of game trees, each reduced to its main line."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.i = 0
+
+    def error(self, what: str) -> SolverError:
+        line = self.text.count("\n", 0, self.i) + 1
+        return SolverError(f"malformed SGF at line {line}: {what}")
+
+    def skip_ws(self) -> None:
+        while self.i < len(self.text) and self.text[self.i].isspace():
+            self.i += 1
+
+    def peek(self) -> str:
+        self.skip_ws()
+        return self.text[self.i] if self.i < len(self.text) else ""
+
+    def collection(self) -> list[list[Node]]:
+        trees = []
+        while self.peek() == "(":
+            trees.append(self.tree())
+        if self.peek():
+            raise self.error(f"unexpected {self.peek()!r}")
+        if not trees:
+            raise self.error("no game tree (a record starts with '(;')")
+        return trees
+
+    def tree(self) -> list[Node]:
+        if self.peek() != "(":
+            raise self.error("expected '('")
+        self.i += 1
+        nodes: list[Node] = []
+        while self.peek() == ";":
+            self.i += 1
+            nodes.append(self.node())
+        if not nodes:
+            raise self.error("a game tree needs at least one node ';'")
+        first_child: list[Node] | None = None
+        while self.peek() == "(":
+            child = self.tree()
+            if first_child is None:
+                first_child = child
+        if self.peek() != ")":
+            raise self.error("expected ')'" if self.peek() else "unexpected end of file (missing ')')")
+        self.i += 1
+        return nodes + (first_child or [])
+
+    def node(self) -> Node:
+        props: Node = {}
+        while True:
+            self.skip_ws()
+            start = self.i
+            while self.i < len(self.text) and (self.text[self.i].isalnum()):
+                self.i += 1
+            ident = self.text[start:self.i]
+            if not ident:
+                return props
+            if ident in props:
+                raise self.error(f"property {ident} twice in one node")
+            values = []
+            while self.peek() == "[":
+                values.append(self.value())
+            if not values:
+                raise self.error(f"property {ident} without a value")
+            props[ident] = values
+
+    def value(self) -> str:
+        self.i += 1
+        out = []
+        while self.i < len(self.text):
+            ch = self.text[self.i]
+            if ch == "\\":
+                self.i += 1
+                if self.i < len(self.text):
+                    out.append(self.text[self.i])
+            elif ch == "]":
+                self.i += 1
+                return "".join(out)
+            else:
+                out.append(ch)
+            self.i += 1
+        raise self.error("unterminated property value (missing ']')")
+
+
+def parse(text: str) -> list[list[Node]]:
+    """The main line (list of nodes) of every game tree in an SGF text."""
+    return _Parser(text).collection()
+
+
+def variant_of(root: Node) -> Variant:
+    """The variant a record's root node describes (GM, plus our XV / XF extensions)."""
+    if "GM" not in root:
+        raise SolverError("not a Blokus record: the root node has no GM property")
+    gm = root["GM"][0].strip()
+    name = _GAME_TYPES.get(gm.lower())
+    if name is None:
+        raise SolverError(f"unsupported game type GM[{gm}] (supported: Blokus, Blokus Two-Player, "
+                          "Blokus Three-Player, Blokus Duo)")
+    if "XV" in root:
+        own = root["XV"][0].strip().lower()
+        if own not in VARIANTS or VARIANTS[own].sgf_game.lower() != gm.lower():
+            raise SolverError(f"variant XV[{own}] does not fit GM[{gm}]")
+        name = own
+    rule = root.get("XF", ["start-cell"])[0].strip().lower()
+    return variant_by_name(name, rule)
+
+
+def _colour_props(variant: Variant) -> dict[str, int]:
+    props = {p: k for k, p in enumerate(variant.sgf_colour_props)}
+    props.setdefault("B", 0)
+    props.setdefault("W", 1)
+    return props
+
+
+def game_from_nodes(nodes: Sequence[Node]) -> Game:
+    """Replay a main line; SolverError naming the move and the reason for a bad one."""
+    game = Game(variant_of(nodes[0]))
+    colours = _colour_props(game.variant)
+    number = 0
+    for node in nodes:
+        setup = _SETUP.intersection(node)
+        if setup:
+            raise SolverError(f"setup property {sorted(setup)[0]} is not supported (only move records)")
+        found = [p for p in node if p in colours or (p.isdigit() and len(p) == 1)]
+        if len(found) > 1:
+            raise SolverError(f"move {number + 1}: more than one move in a node ({', '.join(found)})")
+        if not found:
+            continue
+        prop = found[0]
+        number += 1
+        if prop not in colours:
+            raise SolverError(f"move {number}: colour property {prop} does not exist in {game.variant.name}")
+        k = colours[prop]
+        text = node[prop][0].strip()
+        if not text:  # an explicit pass
+            continue
+        try:
+            move = game.move_from_cells(text, k)
+            game.play(move)
+        except SolverError as exc:
+            raise SolverError(f"move {number} ({prop}[{text}]): {exc}") from None
+    return game
+
+
+def read_games(text: str) -> list[Game]:
+    """Every game of an SGF collection."""
+    return [game_from_nodes(nodes) for nodes in parse(text)]
+
+
+def read_game(text: str) -> Game:
+    """The first game of an SGF text."""
+    return game_from_nodes(parse(text)[0])
+
+
+def read_file(path: str) -> Game:
+    """The first game of an SGF file; SolverError if unreadable or not a valid record."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SolverError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    return read_game(text)
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def write_game(game: Game, comment: str = "", name: str = "") -> str:
+    """One game as Pentobi-compatible SGF text (one move per line)."""
+    v = game.variant
+    root = f"(;FF[4]CA[UTF-8]AP[solver:{__version__}]GM[{v.sgf_game}]"
+    if VARIANTS[v.name].sgf_game == v.sgf_game and v.name not in ("classic", "classic-2", "classic-3", "duo"):
+        root += f"XV[{v.name}]"
+    if v.first_move != "start-cell":
+        root += f"XF[{v.first_move}]"
+    if name:
+        root += f"GN[{_escape(name)}]"
+    if comment:
+        root += f"GC[{_escape(comment)}]"
+    lines = [root]
+    for m in game.moves:
+        lines.append(f";{v.sgf_colour_props[m.colour]}[{game.move_text(m)}]")
+    return "\n".join(lines) + ")\n"
+
+
+def write_games(games: Sequence[tuple[Game, str, str]]) -> str:
+    """An SGF collection of (game, name, comment) triples."""
+    return "".join(write_game(g, comment=c, name=n) for g, n, c in games)
