@@ -54,10 +54,11 @@ STRATEGIES: dict[str, StrategyType] = {
         "keep it; others add pen to the gap there"),
     "planner": StrategyType(
         "planner", 3, _PLANNER_PARAMS,
-        {"dead": 10.0, "w1": 3.0, "w2": 1.0, "w3": 0.3, "extra": 0.0, "maxx": 3.0, "eextra": 0.5,
-         "emaxx": 3.0, "sig": 2.0, "sigpen": 0.0, "fire": 20.0, "margin": 6.0, "jump": 0.0},
+        {"dead": 20.0, "w1": 2.0, "w2": 0.5, "w3": 0.1, "extra": -0.5, "maxx": 3.0, "eextra": 0.5,
+         "emaxx": 3.0, "sig": 1.0, "sigpen": 2.0, "fire": 20.0, "margin": 10.0, "jump": 0.0},
         "searches every play sequence of the turn; scores piles by how many piles still accept each "
-        "live card, plus signals and fire cards"),
+        "live card, plus signals and fire cards",
+        by_players={1: {"extra": -0.25, "margin": 12.0}}),
 }
 
 
