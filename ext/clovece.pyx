@@ -1,0 +1,1321 @@
+# cython: language_level=3
+"""Člověče engines in C: the classic game on a 40-field loop and "Člověče, napij se!" on a board graph.
+
+Two engines share this module:
+
+* ``classic``: Člověče, nezlob se with arithmetic positions (-1 = waiting, 0..39 = steps from the
+  own start field, 40..43 = home).  Every die is used at once; a 6 earns another roll.
+* ``napij-se``: the board is a graph compiled by :mod:`solver.clovece.board` into C arrays (next,
+  previous and alternative field, field kind and zone, distances to every home); pawns carry a small
+  state (direction on the two-way Black path, inward/outward in a branch, held in a holding field,
+  immunity, the turn on which they stopped).  Cards, the Bottle and drinks are all in C.
+
+Whole games run in C without the GIL; decisions come from the strategies below (also in C).
+The classes ``ClassicTrace`` helpers and ``NapijTable`` expose single games / hand-built positions
+to the tests.
+"""
+
+from libc.string cimport memcpy, memset
+from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t
+from rng cimport Rng, rng_seed, rng_below
+
+import numpy as np
+
+cdef enum:
+    MAXF = 200          # fields of a napij-se board
+    MAXCARDS = 64
+    MAXDICE = 24
+    MAXDEPTH = 4        # card -> card -> ... chains are cut after this many draws
+    MAXTURNS = 20000    # a napij-se game longer than this is abandoned (counted, no winner)
+
+# strategies
+cdef enum:
+    S_RANDOM = 0
+    S_RUNNER = 1
+    S_HUNTER = 2
+    S_CAUTIOUS = 3
+    S_SHORTCUT = 4
+    S_BEST = 5
+
+STRATEGIES = ("random", "runner", "hunter", "cautious", "shortcut", "best")
+
+# field kinds (order matches solver.clovece.board.KINDS)
+cdef enum:
+    K_NORMAL = 0
+    K_START = 1
+    K_ARROW = 2
+    K_CROSS = 3
+    K_DETOUR = 4
+    K_POLICE = 5
+    K_SWAMP = 6
+    K_FOREST = 7
+    K_CARD = 8
+    K_PIN = 9
+    K_HOME = 10
+
+# zones (order matches solver.clovece.board.ZONES)
+cdef enum:
+    Z_LOOP = 0
+    Z_SHORT = 1
+    Z_BLACK = 2
+    Z_BRANCH = 3
+    Z_HOLD = 4
+    Z_PIN = 5
+    Z_HOME = 6
+
+# card kinds (order matches solver.clovece.deck.CARD_KINDS)
+cdef enum:
+    C_BLANK = 0
+    C_ADVANCE = 1
+    C_BACK = 2
+    C_CATCHUP = 3
+    C_CAPTURE = 4
+    C_SWAP = 5
+    C_FROMPUB = 6
+    C_IMMUNITY = 7
+    C_RETURN = 8
+    C_POLICE = 9
+    C_DRINK = 10
+    C_GLASS = 11
+    NCARDKINDS = 12
+
+
+# ====================================================================================================
+# classic
+# ====================================================================================================
+
+cdef struct Classic:
+    int np
+    int start[4]
+    int pos[4][4]       # -1 waiting, 0..39 steps from own start, 40..43 home
+    int occ[40]         # 0 empty, else player*4 + pawn + 1
+    int home[4]         # bit mask of occupied home fields
+    int strat[4]
+    int captures
+    int capt[4]         # captures made
+    int lost[4]         # pawns lost
+
+
+cdef inline int c_abs(Classic* g, int p, int r) noexcept nogil:
+    cdef int a = g.start[p] + r
+    return a - 40 if a >= 40 else a
+
+
+cdef int c_dest(Classic* g, int p, int k, int d) noexcept nogil:
+    """Destination of pawn k moved by die d, or -2 if the move is illegal."""
+    cdef int r = g.pos[p][k], t, o, h
+    if r < 0:
+        if d != 6:
+            return -2
+        o = g.occ[g.start[p]]
+        if o != 0 and ((o - 1) >> 2) == p:
+            return -2
+        return 0
+    t = r + d
+    if t > 43:
+        return -2
+    if t >= 40:
+        h = r + 1 if r >= 40 else 40
+        while h <= t:
+            if g.home[p] & (1 << (h - 40)):
+                return -2
+            h += 1
+        return t
+    o = g.occ[c_abs(g, p, t)]
+    if o != 0 and ((o - 1) >> 2) == p:
+        return -2
+    return t
+
+
+cdef void c_apply(Classic* g, int p, int k, int t) noexcept nogil:
+    cdef int r = g.pos[p][k], a, o, q
+    if 0 <= r < 40:
+        g.occ[c_abs(g, p, r)] = 0
+    elif r >= 40:
+        g.home[p] &= ~(1 << (r - 40))
+    if t >= 40:
+        g.home[p] |= 1 << (t - 40)
+    else:
+        a = c_abs(g, p, t)
+        o = g.occ[a]
+        if o != 0:
+            q = (o - 1) >> 2
+            g.pos[q][(o - 1) & 3] = -1
+            g.captures += 1
+            g.capt[p] += 1
+            g.lost[q] += 1
+        g.occ[a] = p * 4 + k + 1
+    g.pos[p][k] = t
+
+
+cdef int c_danger(Classic* g, int p, int a) noexcept nogil:
+    """Opponent pawns on the loop 1..6 fields behind field a that could reach it."""
+    cdef int q, j, r, dist, n = 0
+    for q in range(g.np):
+        if q == p:
+            continue
+        for j in range(4):
+            r = g.pos[q][j]
+            if 0 <= r < 40:
+                dist = a - c_abs(g, q, r)
+                if dist < 0:
+                    dist += 40
+                if 1 <= dist <= 6 and r + dist <= 39:
+                    n += 1
+    return n
+
+
+cdef int c_score(Classic* g, int p, int k, int t, int s) noexcept nogil:
+    cdef int r = g.pos[p][k], front, capt = 0, victim = 0, o
+    front = r if r < 40 else -3          # runner order: loop pawns by progress, then entering, then home
+    if t < 40:
+        o = g.occ[c_abs(g, p, t)]
+        if o != 0:
+            capt = 1
+            victim = g.pos[(o - 1) >> 2][(o - 1) & 3]
+    if s == S_RUNNER or s == S_SHORTCUT:
+        return front
+    if s == S_HUNTER:
+        return capt * (1000 + victim * 10) + front
+    if s == S_CAUTIOUS:
+        return -1000 * (c_danger(g, p, c_abs(g, p, t)) if t < 40 else 0) + front
+    # best
+    cdef int sc = 0
+    if t >= 40 and r < 40:
+        sc += 600
+    if capt:
+        sc += 400 + victim * 5
+    if r < 0:
+        sc += 350
+    if t < 40:
+        sc -= 250 * c_danger(g, p, c_abs(g, p, t))
+    if 0 <= r < 40:
+        sc += 200 * c_danger(g, p, c_abs(g, p, r))
+        sc += r
+    if r >= 40:
+        sc -= 100
+    return sc
+
+
+cdef int c_choose(Classic* g, int p, int d, Rng* rng) noexcept nogil:
+    """Pawn to move with die d (-1: none can move); sets g.pos via the caller."""
+    cdef int cand[4]
+    cdef int dest[4]
+    cdef int n = 0, k, t, s, best = -1, bscore = -2000000000, sc
+    for k in range(4):
+        t = c_dest(g, p, k, d)
+        if t != -2:
+            cand[n] = k
+            dest[n] = t
+            n += 1
+    if n == 0:
+        return -1
+    if n == 1:
+        return cand[0]
+    s = g.strat[p]
+    if s == S_RANDOM:
+        return cand[rng_below(rng, n)]
+    for k in range(n):
+        sc = c_score(g, p, cand[k], dest[k], s)
+        if sc > bscore:
+            bscore = sc
+            best = cand[k]
+    return best
+
+
+cdef bint c_stuck(Classic* g, int p) noexcept nogil:
+    """Nothing can move: no pawn on the loop and no home pawn with a free field in front of it."""
+    cdef int k, r
+    for k in range(4):
+        r = g.pos[p][k]
+        if 0 <= r < 40:
+            return False
+        if 40 <= r < 43 and not (g.home[p] & (1 << (r - 39))):
+            return False
+    return True
+
+
+cdef int c_play(Classic* g, Rng* rng, int* rolls, int* turns, int* trace, int tracecap,
+                int* ntrace) noexcept nogil:
+    """Play one game from the initial position; returns the winner (-1 if abandoned)."""
+    cdef int p, k, d, tries, t
+    memset(g.occ, 0, sizeof(g.occ))
+    for p in range(4):
+        for k in range(4):
+            g.pos[p][k] = -1
+        g.home[p] = 0
+        g.capt[p] = 0
+        g.lost[p] = 0
+    g.captures = 0
+    rolls[0] = 0
+    turns[0] = 0
+    p = 0
+    while rolls[0] < 1000000:
+        turns[0] += 1
+        tries = 3 if c_stuck(g, p) else 1
+        while True:
+            d = <int>rng_below(rng, 6) + 1
+            rolls[0] += 1
+            k = c_choose(g, p, d, rng)
+            if trace != NULL and ntrace[0] + 3 <= tracecap:
+                trace[ntrace[0]] = p
+                trace[ntrace[0] + 1] = d
+                trace[ntrace[0] + 2] = k
+                ntrace[0] += 3
+            if k >= 0:
+                t = c_dest(g, p, k, d)
+                c_apply(g, p, k, t)
+                if g.home[p] == 15:
+                    return p
+            if d == 6:
+                tries = 1
+                continue
+            tries -= 1
+            if tries > 0:
+                continue
+            break
+        p += 1
+        if p == g.np:
+            p = 0
+    return -1
+
+
+cdef void c_setup(Classic* g, int nplayers, const int* seats, const int* strats) noexcept nogil:
+    cdef int p
+    g.np = nplayers
+    for p in range(nplayers):
+        g.start[p] = 10 * seats[p]
+        g.strat[p] = strats[p]
+
+
+def _check_setup(int nplayers, seats, strategies):
+    if not 2 <= nplayers <= 4:
+        raise ValueError("players must be 2..4")
+    if len(seats) != nplayers or len(strategies) != nplayers:
+        raise ValueError("one seat and one strategy per player")
+    for s in strategies:
+        if not 0 <= s < len(STRATEGIES):
+            raise ValueError(f"unknown strategy id {s}")
+
+
+def classic_simulate(int nplayers, seats, strategies, uint64_t seed, int n_games):
+    """Play n_games classic games; returns a dict of count/sum arrays (see ClassicExperiment)."""
+    _check_setup(nplayers, seats, strategies)
+    cdef Classic g
+    cdef Rng rng
+    cdef int cseats[4]
+    cdef int cstrat[4]
+    cdef int i, p, w, rolls = 0, turns = 0
+    for p in range(nplayers):
+        cseats[p] = seats[p]
+        cstrat[p] = strategies[p]
+    wins = np.zeros(4, dtype=np.int64)
+    capt = np.zeros(4, dtype=np.int64)
+    lost = np.zeros(4, dtype=np.int64)
+    cdef long long[::1] vw = wins
+    cdef long long[::1] vc = capt
+    cdef long long[::1] vl = lost
+    cdef double s_rolls = 0, s_rolls2 = 0, s_turns = 0, s_turns2 = 0, s_capt = 0, s_capt2 = 0
+    cdef long long abandoned = 0
+    rng_seed(&rng, seed)
+    with nogil:
+        c_setup(&g, nplayers, cseats, cstrat)
+        for i in range(n_games):
+            w = c_play(&g, &rng, &rolls, &turns, NULL, 0, NULL)
+            if w >= 0:
+                vw[w] += 1
+            else:
+                abandoned += 1
+            for p in range(nplayers):
+                vc[p] += g.capt[p]
+                vl[p] += g.lost[p]
+            s_rolls += rolls
+            s_rolls2 += <double>rolls * rolls
+            s_turns += turns
+            s_turns2 += <double>turns * turns
+            s_capt += g.captures
+            s_capt2 += <double>g.captures * g.captures
+    return {"wins": wins[:nplayers].copy(), "captures_made": capt[:nplayers].copy(),
+            "pawns_lost": lost[:nplayers].copy(), "rolls": s_rolls, "rolls_sq": s_rolls2,
+            "turns": s_turns, "turns_sq": s_turns2, "captures": s_capt, "captures_sq": s_capt2,
+            "abandoned": int(abandoned)}
+
+
+def classic_trace(int nplayers, seats, strategies, uint64_t seed):
+    """Play one classic game and return (winner, [(player, die, pawn or -1), ...]) for the tests."""
+    _check_setup(nplayers, seats, strategies)
+    cdef Classic g
+    cdef Rng rng
+    cdef int cseats[4]
+    cdef int cstrat[4]
+    cdef int p, w, rolls = 0, turns = 0, ntrace = 0
+    cdef int cap = 3 * 200000
+    buf = np.zeros(cap, dtype=np.int32)
+    cdef int[::1] vb = buf
+    for p in range(nplayers):
+        cseats[p] = seats[p]
+        cstrat[p] = strategies[p]
+    rng_seed(&rng, seed)
+    c_setup(&g, nplayers, cseats, cstrat)
+    w = c_play(&g, &rng, &rolls, &turns, &vb[0], cap, &ntrace)
+    events = [tuple(int(x) for x in buf[i:i + 3]) for i in range(0, ntrace, 3)]
+    return w, events
+
+
+# ====================================================================================================
+# napij-se
+# ====================================================================================================
+
+cdef struct Board:
+    int nf
+    int8_t kind[MAXF]
+    int8_t zone[MAXF]
+    int16_t nxt[MAXF]
+    int16_t prv[MAXF]
+    int16_t alt[MAXF]
+    int16_t arrow_of[MAXF]     # seat whose home this arrow field leads into, -1 otherwise
+    int16_t start[4]
+    int16_t pin[4]
+    int16_t police
+    int16_t dist[4][MAXF]      # optimistic steps from a field to the seat's last home field
+    int16_t nloop
+
+
+cdef struct Deck:
+    int n
+    int8_t kind[MAXCARDS]
+    int8_t arg[MAXCARDS]
+
+
+cdef struct Pawn:
+    int16_t pos         # field, -1 in the pub
+    int8_t bdir         # +1 / -1 direction on the two-way Black path
+    int8_t inward       # in a branch: 1 toward the holding field, 0 back out
+    int8_t held         # 1 while blocked in a holding field (until a 6)
+    int8_t immune       # own turns of immunity left
+    int8_t sent         # sent to the police cell by a card
+    int32_t ready       # turn on which it stopped on its field
+
+
+cdef struct NGame:
+    int np
+    int seat[4]
+    int strat[4]
+    Pawn pw[4][4]
+    int8_t occ[MAXF]    # pawn id + 1 on ordinary fields (holding fields and the pub are not tracked)
+    int bottle          # field of the Bottle, -1 until the first pawn enters
+    int8_t order[MAXCARDS]
+    int top
+    int turn
+    int winner
+    int nhome[4]
+    int drinks[4]
+    int glass[4]
+    int dcause[4][5]    # drinks by cause: captured, Bottle, return to pub, card, home entry of another
+    int captures
+    int black
+    int rolls
+    int cards[NCARDKINDS]
+    Board* b
+    Deck* dk
+    Rng* rng
+
+
+cdef inline int n_seat(NGame* g, int p) noexcept nogil:
+    return g.seat[p]
+
+
+cdef inline void n_drink(NGame* g, int p, int cause, int n) noexcept nogil:
+    g.drinks[p] += n
+    g.dcause[p][cause] += n
+
+
+cdef inline bint n_inplay(NGame* g, int p, int k) noexcept nogil:
+    cdef int f = g.pw[p][k].pos
+    if f < 0 or g.pw[p][k].held:
+        return False
+    return g.b.zone[f] != Z_HOME and g.b.zone[f] != Z_PIN
+
+
+cdef void n_to_pub(NGame* g, int q, int j, int cause) noexcept nogil:
+    """Pawn j of player q returns to its pub (one drink of the given cause)."""
+    cdef int f = g.pw[q][j].pos
+    if f >= 0 and g.b.zone[f] != Z_HOLD and g.occ[f] == q * 4 + j + 1:
+        g.occ[f] = 0
+    g.pw[q][j].pos = -1
+    g.pw[q][j].held = 0
+    g.pw[q][j].inward = 0
+    g.pw[q][j].bdir = 1
+    g.pw[q][j].sent = 0
+    g.pw[q][j].immune = 0
+    n_drink(g, q, cause, 1)
+
+
+cdef int n_step(Board* b, int seat, int f, Pawn* st, bint first, int choice) noexcept nogil:
+    """The next field from f for a pawn in state st (first: the first step of a move)."""
+    cdef int kd = b.kind[f], z = b.zone[f], n
+    if first:
+        if kd == K_CROSS:
+            if z == Z_BRANCH:
+                st.inward = 1
+                return b.alt[f] if choice else b.nxt[f]
+            if choice:
+                n = b.alt[f]
+                if b.zone[n] == Z_BLACK:
+                    st.bdir = 1 if b.prv[n] == f else -1
+                return n
+        elif kd == K_DETOUR:
+            st.inward = 1
+            return b.alt[f]
+        elif z == Z_HOLD:
+            st.inward = 0
+            return b.prv[f]
+    if z == Z_LOOP:
+        if b.arrow_of[f] == seat:
+            return b.pin[seat]
+        return b.nxt[f]
+    if z == Z_BLACK:
+        return b.nxt[f] if st.bdir > 0 else b.prv[f]
+    if z == Z_BRANCH or z == Z_HOLD:
+        return b.nxt[f] if st.inward else b.prv[f]
+    return b.nxt[f]
+
+
+cdef inline bint n_can_choose(NGame* g, int p, int k) noexcept nogil:
+    """Does the pawn stand where it may pick a direction (choice 1 is a real alternative)?"""
+    cdef int f = g.pw[p][k].pos
+    if f < 0 or g.pw[p][k].held or g.b.kind[f] != K_CROSS:
+        return False
+    if g.b.zone[f] == Z_BRANCH:
+        return True
+    return g.pw[p][k].ready < g.turn
+
+
+cdef int n_walk(NGame* g, int p, int k, int steps, int choice, int pre6, Pawn* out,
+                int* black) noexcept nogil:
+    """Where pawn k ends after a move (pre6: a 6 first enters it / frees it); -1 if illegal."""
+    cdef Board* b = g.b
+    cdef int s = g.seat[p], f, i, o, q
+    cdef bint first
+    out[0] = g.pw[p][k]
+    black[0] = 0
+    if pre6:
+        if out.pos < 0:
+            f = b.start[s]
+            out.bdir = 1
+            out.inward = 0
+            first = False
+        elif out.held:
+            f = out.pos
+            out.held = 0
+            first = True
+        else:
+            return -1
+    else:
+        if out.pos < 0 or out.held or steps <= 0:
+            return -1
+        f = out.pos
+        first = True
+        if choice and not n_can_choose(g, p, k):
+            return -1
+    for i in range(steps):
+        f = n_step(b, s, f, out, first, choice)
+        if f < 0:
+            return -1
+        first = False
+        if b.zone[f] == Z_HOME and g.occ[f] != 0:
+            return -1
+        if b.zone[f] == Z_BLACK:
+            black[0] = 1
+    if b.zone[f] != Z_HOLD:
+        o = g.occ[f]
+        if o != 0:
+            q = (o - 1) >> 2
+            if q == p or g.pw[q][(o - 1) & 3].immune > 0:
+                return -1
+        out.held = 0
+    elif steps > 0:
+        out.held = 1
+    out.pos = f
+    return f
+
+
+ctypedef void (*card_fn_t)(NGame* g, int p, int k, int depth) noexcept nogil
+cdef card_fn_t card_fn     # n_card, set at import (n_card and n_effects call each other)
+
+
+cdef void n_effects(NGame* g, int p, int k, int depth) noexcept nogil:
+    """Bottle, rolling pin and card field for pawn k that has just stopped on its field."""
+    cdef Board* b = g.b
+    cdef int f = g.pw[p][k].pos, behind, o, q, j
+    if f < 0:
+        return
+    if f == g.bottle:
+        n_drink(g, p, 1, 1)
+        behind = b.prv[f]
+        g.bottle = behind
+        o = g.occ[behind]
+        if o != 0:
+            q = (o - 1) >> 2
+            j = (o - 1) & 3
+            if g.pw[q][j].immune == 0:
+                n_to_pub(g, q, j, 1)
+                g.captures += 1
+    if b.kind[f] == K_PIN:
+        n_to_pub(g, p, k, 2)
+    elif b.kind[f] == K_CARD and depth < MAXDEPTH:
+        card_fn(g, p, k, depth + 1)
+
+
+cdef void n_place(NGame* g, int p, int k, Pawn* ns, int depth) noexcept nogil:
+    """Put pawn k on the field of state ns: capture, home entry, then the field's effects."""
+    cdef Board* b = g.b
+    cdef int old = g.pw[p][k].pos, f = ns.pos, o, q, j
+    cdef bint was_home = old >= 0 and b.zone[old] == Z_HOME
+    if old >= 0 and b.zone[old] != Z_HOLD and g.occ[old] == p * 4 + k + 1:
+        g.occ[old] = 0
+    g.pw[p][k] = ns[0]
+    g.pw[p][k].ready = g.turn
+    if old < 0:
+        g.pw[p][k].sent = 0
+        if g.bottle < 0:
+            g.bottle = b.prv[b.start[g.seat[p]]]
+    if b.zone[f] == Z_HOLD:
+        return
+    o = g.occ[f]
+    if o != 0:
+        q = (o - 1) >> 2
+        j = (o - 1) & 3
+        n_to_pub(g, q, j, 0)
+        g.captures += 1
+    g.occ[f] = p * 4 + k + 1
+    if b.zone[f] == Z_HOME:
+        if not was_home:
+            g.nhome[p] += 1
+            for q in range(g.np):
+                if q != p:
+                    n_drink(g, q, 4, 1)
+            if g.nhome[p] == 4 and g.winner < 0:
+                g.winner = p
+        return
+    n_effects(g, p, k, depth)
+
+
+cdef int n_prog(NGame* g, int p, int f) noexcept nogil:
+    """Progress of a pawn of player p on field f (pub: -1)."""
+    cdef int s = g.seat[p]
+    if f < 0:
+        return -1
+    return g.b.dist[s][g.b.start[s]] - g.b.dist[s][f]
+
+
+cdef int n_pick_opponent(NGame* g, int p, int k, bint need_vulnerable, bint for_swap) noexcept nogil:
+    """An opponent pawn on the main loop for a capture or swap card: q*4+j, or -1 if none."""
+    cdef int q, j, f, best = -1, n = 0, sc, bsc = -1000000
+    cdef int cand[16]
+    cdef int s = g.seat[p], mine = g.pw[p][k].pos
+    for q in range(g.np):
+        if q == p:
+            continue
+        for j in range(4):
+            f = g.pw[q][j].pos
+            if f < 0 or g.pw[q][j].held or g.b.zone[f] != Z_LOOP:
+                continue
+            if need_vulnerable and g.pw[q][j].immune > 0:
+                continue
+            cand[n] = q * 4 + j
+            n += 1
+            if for_swap:
+                sc = g.b.dist[s][mine] - g.b.dist[s][f]
+            else:
+                sc = n_prog(g, q, f)
+            if sc > bsc:
+                bsc = sc
+                best = q * 4 + j
+    if n == 0:
+        return -1
+    if g.strat[p] == S_RANDOM:
+        return cand[rng_below(g.rng, n)]
+    return best
+
+
+cdef void n_card(NGame* g, int p, int k, int depth) noexcept nogil:
+    """Draw the top card for pawn k of player p, obey it, put it under the deck."""
+    cdef Board* b = g.b
+    cdef int c = g.order[g.top], kd, arg, f, i, t, q, j, o, s = g.seat[p], det, blk
+    cdef Pawn ns
+    g.top += 1
+    if g.top == g.dk.n:
+        g.top = 0
+    kd = g.dk.kind[c]
+    arg = g.dk.arg[c]
+    g.cards[kd] += 1
+    f = g.pw[p][k].pos
+    if kd == C_DRINK:
+        n_drink(g, p, 3, arg)
+        return
+    if kd == C_GLASS:
+        n_drink(g, p, 3, 1)
+        g.glass[p] += 1
+        return
+    if kd == C_BLANK:
+        return
+    if kd == C_FROMPUB:
+        for j in range(4):
+            if g.pw[p][j].pos < 0:
+                if n_walk(g, p, j, 0, 0, 1, &ns, &blk) >= 0:
+                    n_place(g, p, j, &ns, depth)
+                return
+        return
+    if f < 0 or b.zone[f] != Z_LOOP:
+        return          # movement cards act on pawns of the main loop only
+    if kd == C_IMMUNITY:
+        g.pw[p][k].immune = arg
+    elif kd == C_RETURN:
+        if g.pw[p][k].immune == 0:
+            n_to_pub(g, p, k, 2)
+    elif kd == C_POLICE:
+        g.occ[f] = 0
+        det = b.police
+        while det >= 0 and b.zone[det] != Z_BLACK:
+            det = b.prv[det]
+        g.pw[p][k].pos = b.police
+        g.pw[p][k].held = 1
+        g.pw[p][k].inward = 0
+        g.pw[p][k].sent = 1
+        g.pw[p][k].ready = g.turn
+        if det >= 0:
+            g.pw[p][k].bdir = 1 if b.dist[s][b.nxt[det]] <= b.dist[s][b.prv[det]] else -1
+    elif kd == C_ADVANCE:
+        if n_walk(g, p, k, arg, 0, 0, &ns, &blk) >= 0:
+            if blk:
+                g.black = 1
+            n_place(g, p, k, &ns, depth)
+    elif kd == C_BACK:
+        t = f
+        for i in range(arg):
+            if t == b.start[s]:
+                break
+            t = b.prv[t]
+        if t == f:
+            return
+        o = g.occ[t]
+        if o != 0 and (((o - 1) >> 2) == p or g.pw[(o - 1) >> 2][(o - 1) & 3].immune > 0):
+            return
+        ns = g.pw[p][k]
+        ns.pos = t
+        n_place(g, p, k, &ns, depth)
+    elif kd == C_CATCHUP:
+        t = b.nxt[f]
+        for i in range(b.nloop):
+            if t == f or g.occ[t] != 0:
+                break
+            t = b.nxt[t]
+        if t == f or g.occ[t] == 0:
+            return
+        t = b.prv[t]
+        if t == f:
+            return
+        ns = g.pw[p][k]
+        ns.pos = t
+        n_place(g, p, k, &ns, depth)
+    elif kd == C_CAPTURE:
+        o = n_pick_opponent(g, p, k, True, False)
+        if o < 0:
+            return
+        ns = g.pw[p][k]
+        ns.pos = g.pw[o >> 2][o & 3].pos
+        n_place(g, p, k, &ns, depth)
+    elif kd == C_SWAP:
+        o = n_pick_opponent(g, p, k, False, True)
+        if o < 0:
+            return
+        q = o >> 2
+        j = o & 3
+        t = g.pw[q][j].pos
+        g.pw[q][j].pos = f
+        g.pw[q][j].ready = g.turn
+        g.occ[f] = q * 4 + j + 1
+        g.pw[p][k].pos = t
+        g.pw[p][k].ready = g.turn
+        g.occ[t] = p * 4 + k + 1
+        n_effects(g, p, k, depth)
+        if g.pw[q][j].pos == f:
+            n_effects(g, q, j, depth)
+
+
+card_fn = n_card
+
+
+cdef void n_bottle(NGame* g, int d) noexcept nogil:
+    """Move the Bottle d fields clockwise on the main loop; it captures the pawn it stops on."""
+    cdef int f = g.bottle, i, o, q, j
+    for i in range(d):
+        f = g.b.nxt[f]
+    g.bottle = f
+    o = g.occ[f]
+    if o != 0:
+        q = (o - 1) >> 2
+        j = (o - 1) & 3
+        if g.pw[q][j].immune == 0:
+            n_to_pub(g, q, j, 1)
+            g.captures += 1
+
+
+cdef int n_danger(NGame* g, int p, int f) noexcept nogil:
+    """Opponent pawns (and the Bottle) on the main loop 1..6 fields behind field f."""
+    cdef int n = 0, i, o
+    if f < 0 or g.b.zone[f] != Z_LOOP:
+        return 0
+    for i in range(6):
+        f = g.b.prv[f]
+        if f == g.bottle:
+            n += 1
+        o = g.occ[f]
+        if o != 0 and ((o - 1) >> 2) != p:
+            n += 1
+    return n
+
+
+cdef int n_count_ahead(NGame* g, int p, bint own) noexcept nogil:
+    """Value of the pawns 1..6 fields ahead of the Bottle: opponents' progress (own: own pawns)."""
+    cdef int f = g.bottle, i, o, q, n = 0
+    if f < 0:
+        return 0
+    for i in range(6):
+        f = g.b.nxt[f]
+        o = g.occ[f]
+        if o != 0:
+            q = (o - 1) >> 2
+            if g.pw[q][(o - 1) & 3].immune > 0:
+                continue
+            if own and q == p:
+                n += 1
+            elif not own and q != p:
+                n += 1 + n_prog(g, q, f)
+    return n
+
+
+cdef bint n_use_bottle(NGame* g, int p) noexcept nogil:
+    """Strategy: does player p announce a Bottle move (caller checked that it may)?"""
+    cdef int s = g.strat[p], opp
+    if s == S_RANDOM:
+        return rng_below(g.rng, 10) == 0
+    if s == S_HUNTER:
+        return n_count_ahead(g, p, False) > 0 and n_count_ahead(g, p, True) == 0
+    if s == S_BEST:
+        opp = n_count_ahead(g, p, False)
+        return opp >= 30 and n_count_ahead(g, p, True) == 0
+    return False
+
+
+cdef int n_score(NGame* g0, NGame* g1, int p, int k, int ndice, int choice, int blk) noexcept nogil:
+    """How much strategy g0.strat[p] likes the move of pawn k that turned g0 into g1."""
+    cdef int s = g0.strat[p], q, j, pb, pa, gain, opp_lost = 0, own_lost = 0, sc
+    cdef int home_in = g1.nhome[p] - g0.nhome[p]
+    for q in range(g0.np):
+        for j in range(4):
+            if g0.pw[q][j].pos >= 0 and g1.pw[q][j].pos < 0:
+                if q == p:
+                    own_lost += 1
+                else:
+                    opp_lost += 1
+    pb = n_prog(g0, p, g0.pw[p][k].pos)
+    pa = n_prog(g1, p, g1.pw[p][k].pos)
+    if g0.pw[p][k].pos >= 0 and g0.b.zone[g0.pw[p][k].pos] == Z_HOME:
+        pb = -3                              # home pawns move last for the runner family
+    gain = pa - pb
+    if s == S_RUNNER:
+        return 100 * pb * ndice + gain
+    if s == S_HUNTER:
+        return 100000 * opp_lost + 100 * pb * ndice + gain
+    if s == S_CAUTIOUS:
+        return (-100000 * blk - 10000 * n_danger(g1, p, g1.pw[p][k].pos) - 50000 * own_lost
+                + 100 * pb * ndice + gain)
+    if s == S_SHORTCUT:
+        return 100000 * (choice if g0.b.zone[g0.pw[p][k].pos] != Z_BRANCH else 0) + 100 * pb * ndice + gain
+    # best
+    sc = 30 * gain + 400 * opp_lost - 600 * own_lost + 300 * home_in
+    sc -= 80 * n_danger(g1, p, g1.pw[p][k].pos)
+    if g0.pw[p][k].pos >= 0:
+        sc += 60 * n_danger(g0, p, g0.pw[p][k].pos)
+    if g0.pw[p][k].pos < 0 and g1.pw[p][k].pos >= 0:
+        sc += 150
+    if g1.pw[p][k].held:
+        sc -= 300
+    sc += pb * ndice
+    return sc
+
+
+cdef int n_single_moves(NGame* g, int p, int d, int* mk, int* mc, int* mp) noexcept nogil:
+    """Legal moves of player p for one die: pawn, choice and pre6 flag arrays; returns the count."""
+    cdef int k, c, n = 0, blk
+    cdef Pawn ns
+    for k in range(4):
+        if g.pw[p][k].pos < 0 or g.pw[p][k].held:
+            if d == 6 and n_walk(g, p, k, 0, 0, 1, &ns, &blk) >= 0:
+                mk[n] = k
+                mc[n] = 0
+                mp[n] = 1
+                n += 1
+            continue
+        for c in range(2 if n_can_choose(g, p, k) else 1):
+            if n_walk(g, p, k, d, c, 0, &ns, &blk) >= 0:
+                mk[n] = k
+                mc[n] = c
+                mp[n] = 0
+                n += 1
+    return n
+
+
+cdef int n_sum_moves(NGame* g, int p, int total, int* mk, int* mc, int* mp) noexcept nogil:
+    """Legal moves of one pawn by the sum of all dice (a pawn outside play uses the first 6)."""
+    cdef int k, c, n = 0, blk
+    cdef Pawn ns
+    for k in range(4):
+        if g.pw[p][k].pos < 0 or g.pw[p][k].held:
+            if n_walk(g, p, k, total - 6, 0, 1, &ns, &blk) >= 0:
+                mk[n] = k
+                mc[n] = 0
+                mp[n] = 1
+                n += 1
+            continue
+        for c in range(2 if n_can_choose(g, p, k) else 1):
+            if n_walk(g, p, k, total, c, 0, &ns, &blk) >= 0:
+                mk[n] = k
+                mc[n] = c
+                mp[n] = 0
+                n += 1
+    return n
+
+
+cdef int n_do(NGame* g, int p, int k, int steps, int choice, int pre6) noexcept nogil:
+    """Apply one legal move; returns 1 if it used the Black path."""
+    cdef Pawn ns
+    cdef int blk
+    if n_walk(g, p, k, steps, choice, pre6, &ns, &blk) < 0:
+        return -1
+    if blk:
+        g.black = 1
+    n_place(g, p, k, &ns, 0)
+    return blk
+
+
+cdef void n_play_dice(NGame* g, int p, int* dice, int nd) noexcept nogil:
+    """Use the dice of one turn: one pawn by the sum, or die by die in the order rolled."""
+    cdef int mk[8]
+    cdef int mc[8]
+    cdef int mp[8]
+    cdef int n, i, m, total = 0, bm, blk, sc, bsc, seqsc
+    cdef NGame seq, cand, best
+    for i in range(nd):
+        total += dice[i]
+    if g.strat[p] == S_RANDOM:
+        if nd > 1 and rng_below(g.rng, 2) == 0:
+            n = n_sum_moves(g, p, total, mk, mc, mp)
+            if n > 0:
+                m = rng_below(g.rng, n)
+                n_do(g, p, mk[m], total - 6 * mp[m], mc[m], mp[m])
+                return
+        for i in range(nd):
+            n = n_single_moves(g, p, dice[i], mk, mc, mp)
+            if n == 0:
+                return
+            m = rng_below(g.rng, n) if n > 1 else 0
+            n_do(g, p, mk[m], dice[i] - 6 * mp[m], mc[m], mp[m])
+            if g.winner >= 0:
+                return
+        return
+    # deterministic strategies: greedy die by die, then compare with every sum move
+    memcpy(&seq, g, sizeof(NGame))
+    seqsc = 0
+    for i in range(nd):
+        n = n_single_moves(&seq, p, dice[i], mk, mc, mp)
+        if n == 0:
+            break
+        bsc = -2000000000
+        for m in range(n):
+            memcpy(&cand, &seq, sizeof(NGame))
+            blk = n_do(&cand, p, mk[m], dice[i] - 6 * mp[m], mc[m], mp[m])
+            sc = n_score(&seq, &cand, p, mk[m], 1, mc[m], blk)
+            if sc > bsc:
+                bsc = sc
+                memcpy(&best, &cand, sizeof(NGame))
+        seqsc += bsc
+        memcpy(&seq, &best, sizeof(NGame))
+        if seq.winner >= 0:
+            break
+    if nd > 1:
+        n = n_sum_moves(g, p, total, mk, mc, mp)
+        for m in range(n):
+            memcpy(&cand, g, sizeof(NGame))
+            blk = n_do(&cand, p, mk[m], total - 6 * mp[m], mc[m], mp[m])
+            sc = n_score(g, &cand, p, mk[m], nd, mc[m], blk)
+            if sc > seqsc:
+                seqsc = sc
+                memcpy(&seq, &cand, sizeof(NGame))
+    memcpy(g, &seq, sizeof(NGame))
+
+
+cdef bint n_home_can_move(NGame* g, int p) noexcept nogil:
+    cdef int k, f, n
+    for k in range(4):
+        f = g.pw[p][k].pos
+        if f >= 0 and g.b.zone[f] == Z_HOME:
+            n = g.b.nxt[f]
+            if n >= 0 and g.occ[n] == 0:
+                return True
+    return False
+
+
+cdef int n_any_inplay(NGame* g, int p) noexcept nogil:
+    cdef int k
+    for k in range(4):
+        if n_inplay(g, p, k):
+            return 1
+    return 0
+
+
+cdef void n_turn(NGame* g, int p) noexcept nogil:
+    """One turn of player p: immunity ticks, Bottle or dice, moves."""
+    cdef int k, d, tries, nd = 0
+    cdef int dice[MAXDICE]
+    g.turn += 1
+    for k in range(4):
+        if g.pw[p][k].immune > 0:
+            g.pw[p][k].immune -= 1
+    if g.bottle >= 0 and n_any_inplay(g, p) and n_use_bottle(g, p):
+        d = <int>rng_below(g.rng, 6) + 1
+        g.rolls += 1
+        n_bottle(g, d)
+        return
+    tries = 3 if (not n_any_inplay(g, p) and not n_home_can_move(g, p)) else 1
+    while True:
+        d = <int>rng_below(g.rng, 6) + 1
+        g.rolls += 1
+        if d == 6:
+            if nd < MAXDICE - 1:
+                dice[nd] = 6
+                nd += 1
+            continue
+        if nd > 0:
+            dice[nd] = d
+            nd += 1
+            break
+        tries -= 1
+        if tries == 0:
+            dice[0] = d
+            nd = 1
+            break
+    n_play_dice(g, p, dice, nd)
+
+
+cdef void n_reset(NGame* g) noexcept nogil:
+    cdef int p, k
+    memset(g.occ, 0, sizeof(g.occ))
+    for p in range(4):
+        for k in range(4):
+            g.pw[p][k].pos = -1
+            g.pw[p][k].bdir = 1
+            g.pw[p][k].inward = 0
+            g.pw[p][k].held = 0
+            g.pw[p][k].immune = 0
+            g.pw[p][k].sent = 0
+            g.pw[p][k].ready = 0
+        g.nhome[p] = 0
+        g.drinks[p] = 0
+        g.glass[p] = 0
+        for k in range(5):
+            g.dcause[p][k] = 0
+    for k in range(NCARDKINDS):
+        g.cards[k] = 0
+    g.bottle = -1
+    g.top = 0
+    g.turn = 0
+    g.winner = -1
+    g.captures = 0
+    g.black = 0
+    g.rolls = 0
+
+
+cdef int n_check(NGame* g) noexcept nogil:
+    """Invariant violations: occupancy agrees with the pawns, home counts, drink causes add up."""
+    cdef int p, k, f, bad = 0, nh, c, tot
+    cdef int seen[MAXF]
+    memset(seen, 0, sizeof(seen))
+    for p in range(g.np):
+        nh = 0
+        for k in range(4):
+            f = g.pw[p][k].pos
+            if f >= g.b.nf:
+                bad += 1
+                continue
+            if f >= 0 and g.b.zone[f] == Z_HOME:
+                nh += 1
+            if f >= 0 and g.b.zone[f] != Z_HOLD:
+                if g.occ[f] != p * 4 + k + 1 or g.b.zone[f] == Z_PIN:
+                    bad += 1
+                seen[f] += 1
+            if g.pw[p][k].held and (f < 0 or g.b.zone[f] != Z_HOLD):
+                bad += 1
+        if nh != g.nhome[p]:
+            bad += 1
+        tot = 0
+        for c in range(5):
+            tot += g.dcause[p][c]
+        if tot != g.drinks[p] or g.glass[p] > g.dcause[p][3]:
+            bad += 1
+    for f in range(g.b.nf):
+        if (g.occ[f] != 0) != (seen[f] == 1):
+            bad += 1
+    if g.bottle >= 0 and g.b.zone[g.bottle] != Z_LOOP:
+        bad += 1
+    return bad
+
+
+cdef int n_play(NGame* g, bint check, int* violations) noexcept nogil:
+    """Play one whole game; returns the winner or -1 if abandoned after MAXTURNS turns."""
+    cdef int p = 0, i
+    n_reset(g)
+    for i in range(g.dk.n):
+        g.order[i] = i
+    # Fisher-Yates shuffle of the deck
+    cdef int j, t
+    for i in range(g.dk.n - 1, 0, -1):
+        j = <int>rng_below(g.rng, i + 1)
+        t = g.order[i]
+        g.order[i] = g.order[j]
+        g.order[j] = t
+    while g.turn < MAXTURNS:
+        n_turn(g, p)
+        if check:
+            violations[0] += n_check(g)
+        if g.winner >= 0:
+            return g.winner
+        p += 1
+        if p == g.np:
+            p = 0
+    return -1
+
+
+cdef class CompiledBoard:
+    """A napij-se board graph as C arrays (built by solver.clovece.board.compile_board)."""
+    cdef Board b
+    cdef Deck dk
+
+    def __init__(self, dict arrays, dict deck):
+        cdef int i, s, nf = len(arrays["kind"])
+        if nf > MAXF:
+            raise ValueError(f"board has {nf} fields, the engine allows {MAXF}")
+        if len(deck["kind"]) > MAXCARDS or len(deck["kind"]) == 0:
+            raise ValueError(f"deck must have 1..{MAXCARDS} cards")
+        memset(&self.b, 0, sizeof(Board))
+        self.b.nf = nf
+        for i in range(nf):
+            self.b.kind[i] = arrays["kind"][i]
+            self.b.zone[i] = arrays["zone"][i]
+            self.b.nxt[i] = arrays["next"][i]
+            self.b.prv[i] = arrays["prev"][i]
+            self.b.alt[i] = arrays["alt"][i]
+            self.b.arrow_of[i] = arrays["arrow_of"][i]
+            for s in range(4):
+                self.b.dist[s][i] = arrays["dist"][s][i]
+        for s in range(4):
+            self.b.start[s] = arrays["start"][s]
+            self.b.pin[s] = arrays["pin"][s]
+        self.b.police = arrays["police"]
+        self.b.nloop = arrays["nloop"]
+        self.dk.n = len(deck["kind"])
+        for i in range(self.dk.n):
+            self.dk.kind[i] = deck["kind"][i]
+            self.dk.arg[i] = deck["arg"][i]
+
+
+def napij_simulate(CompiledBoard board, int nplayers, seats, strategies, uint64_t seed, int n_games,
+                   bint check=False):
+    """Play n_games napij-se games; returns a dict of count/sum arrays (see NapijExperiment)."""
+    _check_setup(nplayers, seats, strategies)
+    cdef NGame g
+    cdef Rng rng
+    cdef int i, p, c, w, viol = 0
+    memset(&g, 0, sizeof(NGame))
+    g.np = nplayers
+    for p in range(nplayers):
+        g.seat[p] = seats[p]
+        g.strat[p] = strategies[p]
+    g.b = &board.b
+    g.dk = &board.dk
+    g.rng = &rng
+    wins = np.zeros(nplayers, dtype=np.int64)
+    drinks = np.zeros(nplayers, dtype=np.float64)
+    drinks_sq = np.zeros(nplayers, dtype=np.float64)
+    glass = np.zeros(nplayers, dtype=np.float64)
+    causes = np.zeros((nplayers, 5), dtype=np.float64)
+    cards = np.zeros(NCARDKINDS, dtype=np.int64)
+    cdef long long[::1] vw = wins
+    cdef double[::1] vd = drinks
+    cdef double[::1] vd2 = drinks_sq
+    cdef double[::1] vg = glass
+    cdef double[:, ::1] vc = causes
+    cdef long long[::1] vk = cards
+    cdef double s_rolls = 0, s_rolls2 = 0, s_turns = 0, s_turns2 = 0, s_capt = 0, s_capt2 = 0
+    cdef long long abandoned = 0, black = 0, winners = 0
+    rng_seed(&rng, seed)
+    with nogil:
+        for i in range(n_games):
+            w = n_play(&g, check, &viol)
+            if w >= 0:
+                vw[w] += 1
+                winners += 1
+            else:
+                abandoned += 1
+            for p in range(nplayers):
+                vd[p] += g.drinks[p]
+                vd2[p] += <double>g.drinks[p] * g.drinks[p]
+                vg[p] += g.glass[p]
+                for c in range(5):
+                    vc[p, c] += g.dcause[p][c]
+            for c in range(NCARDKINDS):
+                vk[c] += g.cards[c]
+            s_rolls += g.rolls
+            s_rolls2 += <double>g.rolls * g.rolls
+            s_turns += g.turn
+            s_turns2 += <double>g.turn * g.turn
+            s_capt += g.captures
+            s_capt2 += <double>g.captures * g.captures
+            black += g.black
+    return {"wins": wins, "drinks": drinks, "drinks_sq": drinks_sq, "glass": glass,
+            "drink_causes": causes, "cards": cards, "rolls": s_rolls, "rolls_sq": s_rolls2,
+            "turns": s_turns, "turns_sq": s_turns2, "captures": s_capt, "captures_sq": s_capt2,
+            "black_games": int(black), "abandoned": int(abandoned), "violations": int(viol)}
+
+
+cdef class NapijTable:
+    """One napij-se game held in C for tests and exploration: set up a position, apply moves.
+
+    Players are 0..n-1 (sitting on ``seats``); fields are board indices; ``-1`` is the pub.
+    """
+    cdef NGame g
+    cdef Rng rng
+    cdef CompiledBoard board
+
+    def __init__(self, CompiledBoard board, int nplayers, seats, strategies, uint64_t seed=1):
+        _check_setup(nplayers, seats, strategies)
+        cdef int p, i
+        self.board = board
+        memset(&self.g, 0, sizeof(NGame))
+        self.g.np = nplayers
+        for p in range(nplayers):
+            self.g.seat[p] = seats[p]
+            self.g.strat[p] = strategies[p]
+        self.g.b = &board.b
+        self.g.dk = &board.dk
+        rng_seed(&self.rng, seed)
+        self.g.rng = &self.rng
+        n_reset(&self.g)
+        for i in range(board.dk.n):
+            self.g.order[i] = i
+        self.g.turn = 1
+
+    def set_deck(self, order):
+        """Card indices in draw order (the top card first)."""
+        cdef int i
+        if sorted(order) != list(range(self.board.dk.n)):
+            raise ValueError("order must be a permutation of the deck")
+        for i in range(len(order)):
+            self.g.order[i] = order[i]
+        self.g.top = 0
+
+    def place(self, int p, int k, int field, held=False, int immune=0, int bdir=1, inward=False,
+              ready=True):
+        """Put pawn k of player p on a field (-1: the pub) without any effect."""
+        cdef int old = self.g.pw[p][k].pos, z
+        if old >= 0 and self.g.occ[old] == p * 4 + k + 1:
+            self.g.occ[old] = 0
+        if old >= 0 and self.board.b.zone[old] == Z_HOME:
+            self.g.nhome[p] -= 1
+        self.g.pw[p][k].pos = field
+        self.g.pw[p][k].held = held
+        self.g.pw[p][k].immune = immune
+        self.g.pw[p][k].bdir = bdir
+        self.g.pw[p][k].inward = inward
+        self.g.pw[p][k].ready = self.g.turn - 1 if ready else self.g.turn
+        if field >= 0:
+            z = self.board.b.zone[field]
+            if z != Z_HOLD:
+                if self.g.occ[field] != 0:
+                    raise ValueError("field already occupied")
+                self.g.occ[field] = p * 4 + k + 1
+            if z == Z_HOME:
+                self.g.nhome[p] += 1
+
+    def set_bottle(self, int field):
+        self.g.bottle = field
+
+    def next_turn(self):
+        """Advance the turn counter (pawns that stopped on a crossroads may now turn)."""
+        self.g.turn += 1
+
+    def legal(self, int p, int die):
+        """Legal single-die moves: list of (pawn, choice, pre6, destination)."""
+        cdef int mk[8]
+        cdef int mc[8]
+        cdef int mp[8]
+        cdef int n = n_single_moves(&self.g, p, die, mk, mc, mp), i, blk
+        cdef Pawn ns
+        out = []
+        for i in range(n):
+            n_walk(&self.g, p, mk[i], die - 6 * mp[i], mc[i], mp[i], &ns, &blk)
+            out.append((mk[i], mc[i], mp[i], ns.pos))
+        return out
+
+    def move(self, int p, int k, int steps, int choice=0, bint pre6=False):
+        """Move pawn k by steps (pre6: a 6 first enters / frees it); ValueError if illegal."""
+        if n_do(&self.g, p, k, steps, choice, pre6) < 0:
+            raise ValueError("illegal move")
+        return self.g.pw[p][k].pos
+
+    def bottle(self, int d):
+        """Move the Bottle d fields."""
+        if self.g.bottle < 0:
+            raise ValueError("the Bottle is not on the board yet")
+        n_bottle(&self.g, d)
+
+    def draw(self, int p, int k):
+        """Pawn k of player p draws the top card (as if it had stopped on a card field)."""
+        n_card(&self.g, p, k, 1)
+
+    def play_dice(self, int p, dice):
+        """Let player p's strategy use the given dice (one turn without rolling)."""
+        cdef int d[MAXDICE]
+        cdef int i
+        for i in range(len(dice)):
+            d[i] = dice[i]
+        n_play_dice(&self.g, p, d, len(dice))
+
+    def turn(self, int p):
+        """One whole turn of player p with its strategy and random dice."""
+        n_turn(&self.g, p)
+
+    def violations(self):
+        return n_check(&self.g)
+
+    def state(self):
+        """Positions and counters as plain Python data."""
+        cdef int p, k
+        g = self.g
+        return {
+            "pawns": [[dict(pos=g.pw[p][k].pos, held=bool(g.pw[p][k].held), immune=g.pw[p][k].immune,
+                            bdir=g.pw[p][k].bdir, inward=bool(g.pw[p][k].inward))
+                       for k in range(4)] for p in range(g.np)],
+            "bottle": g.bottle,
+            "drinks": [g.drinks[p] for p in range(g.np)],
+            "glass": [g.glass[p] for p in range(g.np)],
+            "causes": [[g.dcause[p][k] for k in range(5)] for p in range(g.np)],
+            "home": [g.nhome[p] for p in range(g.np)],
+            "winner": g.winner,
+            "captures": g.captures,
+            "black": bool(g.black),
+            "top": g.top,
+            "turn": g.turn,
+        }

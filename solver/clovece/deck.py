@@ -1,0 +1,91 @@
+"""The napij-se card deck as a data file: card kinds, their numbers and how many of each.
+
+A deck file is JSON ``{"name": ..., "cards": [{"card": KIND, "n": N, "count": C, "text": ...}]}``;
+``n`` is the number printed on advance/back/immunity/drink cards.  A house deck can replace ours
+with ``--deck FILE``; errors are one line naming the card entry.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from solver.errors import SolverError
+
+#: card kinds in engine order
+CARD_KINDS = ("blank", "advance", "back", "catch-up", "capture", "swap", "from-pub", "immunity",
+              "return-to-pub", "police", "drink", "finish-glass")
+#: kinds whose number ``n`` matters, with its allowed range
+NUMBERED = {"advance": (1, 40), "back": (1, 40), "immunity": (1, 100), "drink": (1, 100)}
+MAX_CARDS = 64
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A validated deck: one entry per physical card (kind index, number) plus a name."""
+
+    name: str
+    kind: tuple[int, ...]
+    arg: tuple[int, ...]
+
+    def arrays(self) -> dict[str, list[int]]:
+        return {"kind": list(self.kind), "arg": list(self.arg)}
+
+    def index_of(self, card: str, n: int = 0) -> int:
+        """Index of the first physical card of that kind (and number)."""
+        k = CARD_KINDS.index(card)
+        for i, (kk, a) in enumerate(zip(self.kind, self.arg, strict=True)):
+            if kk == k and (n == 0 or a == n):
+                return i
+        raise KeyError(card)
+
+
+def default_deck_path() -> Path:
+    return Path(str(resources.files("solver.clovece") / "napij-se.deck.json"))
+
+
+def load_deck(path: str | Path | None = None) -> Deck:
+    """Read and validate a deck file (default: the shipped 32-card deck).
+
+    >>> d = load_deck()
+    >>> len(d.kind), d.kind.count(CARD_KINDS.index("drink"))
+    (32, 5)
+    """
+    path = Path(path) if path is not None else default_deck_path()
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SolverError(f"cannot read deck file {str(path)!r}: {exc.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise SolverError(f"deck file {str(path)!r} is not valid JSON: {exc}") from None
+    return compile_deck(doc, str(path))
+
+
+def compile_deck(doc: Any, name: str = "deck") -> Deck:
+    """Validate a parsed deck document."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("cards"), list):
+        raise SolverError(f"deck {name!r}: needs a 'cards' list")
+    kind: list[int] = []
+    arg: list[int] = []
+    for i, entry in enumerate(doc["cards"]):
+        where = f"deck {name!r} card entry {i + 1}"
+        if not isinstance(entry, dict) or entry.get("card") not in CARD_KINDS:
+            card = entry.get("card") if isinstance(entry, dict) else entry
+            raise SolverError(f"{where}: unknown card {card!r} (known: {', '.join(CARD_KINDS)})")
+        card = entry["card"]
+        count = entry.get("count", 1)
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise SolverError(f"{where} ({card}): count must be a positive integer")
+        n = entry.get("n", 1 if card in ("drink",) else 0)
+        if card in NUMBERED:
+            lo, hi = NUMBERED[card]
+            if not isinstance(n, int) or isinstance(n, bool) or not lo <= n <= hi:
+                raise SolverError(f"{where} ({card}): n must be an integer {lo}..{hi}")
+        kind += [CARD_KINDS.index(card)] * count
+        arg += [n] * count
+    if not 1 <= len(kind) <= MAX_CARDS:
+        raise SolverError(f"deck {name!r}: needs 1..{MAX_CARDS} cards, has {len(kind)}")
+    return Deck(str(doc.get("name", name)), tuple(kind), tuple(arg))

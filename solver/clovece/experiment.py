@@ -1,0 +1,76 @@
+"""Monte Carlo experiment for both variants: one configuration, blocks of games in C."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from solver.clovece.board import load_board
+from solver.clovece.deck import load_deck
+from solver.clovece.strategies import SEATS, strategy_ids
+from solver.montecarlo.experiment import Experiment, Tally
+from solver.montecarlo.stats import mean_columns, proportion_columns, wilson_interval
+
+#: drink causes as counted by the engine, in its order
+DRINK_CAUSES = ("captured", "bottle", "pub", "card", "home")
+
+
+@functools.lru_cache(maxsize=8)
+def compiled(board_path: str | None, deck_path: str | None) -> Any:
+    """The compiled board and deck (cached per process: every block of a run reuses it)."""
+    from solver._ext.clovece import CompiledBoard
+
+    return CompiledBoard(load_board(board_path).arrays, load_deck(deck_path).arrays())
+
+
+@dataclass(frozen=True)
+class CloveceExperiment(Experiment):
+    """``players`` players (seats from :data:`SEATS`) with one strategy each, on one variant."""
+
+    variant: str
+    players: int
+    strategies: tuple[str, ...]
+    board: str | None = None
+    deck: str | None = None
+    game = "clovece"
+
+    def simulate(self, seed: int, n_games: int) -> Tally:
+        from solver._ext import clovece as engine
+
+        seats = list(SEATS[self.players])
+        ids = strategy_ids(self.strategies)
+        if self.variant == "classic":
+            return engine.classic_simulate(self.players, seats, ids, seed, n_games)
+        return engine.napij_simulate(compiled(self.board, self.deck), self.players, seats, ids, seed, n_games)
+
+    def rows(self, tally: Tally, games: int) -> list[dict[str, Any]]:
+        rows = []
+        finished = games - tally.get("abandoned", 0)
+        for p in range(self.players):
+            wins = int(tally["wins"][p]) if tally else 0
+            lo, hi = wilson_interval(wins, games)
+            row: dict[str, Any] = {
+                "game": self.game, "variant": self.variant, "players": self.players,
+                "seat": SEATS[self.players][p], "strategy": self.strategies[p], "games": games,
+                "wins": wins, "win_rate": wins / games if games else float("nan"), "ci_low": lo, "ci_high": hi,
+                "order": p + 1, "lineup": ",".join(self.strategies),
+            }
+            if not tally:
+                rows.append(row)
+                continue
+            row.update(mean_columns("turns", tally["turns"], tally["turns_sq"], games))
+            row.update(mean_columns("rolls", tally["rolls"], tally["rolls_sq"], games))
+            row.update(mean_columns("captures", tally["captures"], tally["captures_sq"], games))
+            if self.variant == "classic":
+                row["captures_made_per_game"] = tally["captures_made"][p] / games
+                row["pawns_lost_per_game"] = tally["pawns_lost"][p] / games
+            else:
+                row.update(mean_columns("drinks", tally["drinks"][p], tally["drinks_sq"][p], games))
+                row["mean_finish_glass"] = tally["glass"][p] / games
+                for c, cause in enumerate(DRINK_CAUSES):
+                    row[f"mean_drinks_{cause}"] = tally["drink_causes"][p][c] / games
+                row.update(proportion_columns("black_path_", tally["black_games"], games))
+            row["abandoned"] = games - finished
+            rows.append(row)
+        return rows

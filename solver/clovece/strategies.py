@@ -1,0 +1,48 @@
+"""Strategy names, per-seat strategy lists and where 2, 3 or 4 players sit.
+
+The strategies themselves are C code in ``ext/clovece.pyx``; they are picked by index.
+
+* ``random``: a uniformly random legal move (napij-se: half of the multi-dice turns try one random
+  pawn by the sum; announces the Bottle on 1 turn in 10).
+* ``runner``: moves the front-most pawn that can move.
+* ``hunter``: captures first (and announces the Bottle when an opponent pawn stands 1..6 fields
+  ahead of it and none of its own), otherwise like runner.
+* ``cautious``: avoids fields 1..6 in front of opponent pawns (and the Bottle) and the Black path.
+* ``shortcut``: takes every shortcut it may take, otherwise like runner.
+* ``best``: ours, a weighted score (progress, captures, home entry, danger, escaping, entering,
+  the Bottle against advanced opponent pawns).
+"""
+
+from __future__ import annotations
+
+from solver.errors import SolverError
+
+STRATEGIES = ("random", "runner", "hunter", "cautious", "shortcut", "best")
+VARIANTS = ("classic", "napij-se")
+#: board seats used by 2, 3 and 4 players (player 1 starts, then clockwise)
+SEATS = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
+
+
+def parse_strategy_list(text: str, players: int) -> tuple[str, ...]:
+    """One strategy per seat from ``'runner'`` (all seats) or ``'runner,random'`` (one per seat).
+
+    >>> parse_strategy_list("runner", 3)
+    ('runner', 'runner', 'runner')
+    >>> parse_strategy_list("best, random", 2)
+    ('best', 'random')
+    """
+    names = tuple(n.strip().lower() for n in text.split(","))
+    for name in names:
+        if name not in STRATEGIES:
+            raise SolverError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise SolverError(f"--strategy lists {len(names)} strategies for {players} players "
+                          "(give one name for all seats or one per seat)")
+    return names
+
+
+def strategy_ids(names: tuple[str, ...]) -> list[int]:
+    """Engine indices of strategy names."""
+    return [STRATEGIES.index(n) for n in names]
