@@ -176,7 +176,7 @@ cdef int c_score(Classic* g, int p, int k, int t, int s) noexcept nogil:
     if s == S_RUNNER or s == S_SHORTCUT:
         return front
     if s == S_HUNTER:
-        return capt * (1000 + victim * 10) + front
+        return capt * (100000 + victim * 100) + front
     if s == S_CAUTIOUS:
         return -1000 * (c_danger(g, p, c_abs(g, p, t)) if t < 40 else 0) + front
     # best
@@ -1319,3 +1319,35 @@ cdef class NapijTable:
             "top": g.top,
             "turn": g.turn,
         }
+
+
+def classic_position(int nplayers, seats, strategies, positions, int player, int die, uint64_t seed=1):
+    """For a hand-built classic position: (destinations of the 4 pawns or -2, chosen pawn or -1).
+
+    ``positions[p][k]`` is -1 (waiting), 0..39 (steps from the own start) or 40..43 (home).
+    """
+    _check_setup(nplayers, seats, strategies)
+    cdef Classic g
+    cdef Rng rng
+    cdef int p, k, r
+    memset(&g, 0, sizeof(Classic))
+    g.np = nplayers
+    for p in range(nplayers):
+        g.start[p] = 10 * seats[p]
+        g.strat[p] = strategies[p]
+        for k in range(4):
+            r = positions[p][k]
+            if not -1 <= r <= 43:
+                raise ValueError("positions are -1..43")
+            g.pos[p][k] = r
+            if 40 <= r:
+                if g.home[p] & (1 << (r - 40)):
+                    raise ValueError("two pawns on one home field")
+                g.home[p] |= 1 << (r - 40)
+            elif r >= 0:
+                if g.occ[c_abs(&g, p, r)]:
+                    raise ValueError("two pawns on one field")
+                g.occ[c_abs(&g, p, r)] = p * 4 + k + 1
+    rng_seed(&rng, seed)
+    dests = [c_dest(&g, player, k, die) for k in range(4)]
+    return dests, c_choose(&g, player, die, &rng), bool(c_stuck(&g, player))

@@ -1,0 +1,185 @@
+"""Slow, plain pure-Python reference of the classic rules (Člověče, nezlob se), for differential tests.
+
+Written from the rules, not from the engine: a pawn is "waiting", on the loop at a number of steps
+from its own start field (0..39), or in the home (home field 0..3).  It knows nothing about the C code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+LOOP = 40
+HOME = 4
+
+
+@dataclass
+class Pawn:
+    where: str = "waiting"   # "waiting", "loop" or "home"
+    steps: int = 0           # loop: steps from the own start field; home: home field 0..3
+
+
+@dataclass
+class ClassicReference:
+    """Classic position with seats (start field = 10 * seat) and the rules as methods."""
+
+    seats: list[int]
+    pawns: list[list[Pawn]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.pawns:
+            self.pawns = [[Pawn() for _ in range(4)] for _ in self.seats]
+
+    @classmethod
+    def from_codes(cls, seats: list[int], codes: list[list[int]]) -> ClassicReference:
+        """Codes -1 waiting, 0..39 loop, 40..43 home (the engine's test encoding)."""
+        pawns = [[Pawn() if c < 0 else Pawn("loop", c) if c < LOOP else Pawn("home", c - LOOP) for c in row]
+                 for row in codes]
+        return cls(seats, pawns)
+
+    def code(self, p: int, k: int) -> int:
+        pw = self.pawns[p][k]
+        return -1 if pw.where == "waiting" else pw.steps if pw.where == "loop" else LOOP + pw.steps
+
+    def field_of(self, p: int, steps: int) -> int:
+        """Board field (0..39) of a loop pawn of player p."""
+        return (10 * self.seats[p] + steps) % LOOP
+
+    def who_is_on(self, board_field: int) -> tuple[int, int] | None:
+        for p, row in enumerate(self.pawns):
+            for k, pw in enumerate(row):
+                if pw.where == "loop" and self.field_of(p, pw.steps) == board_field:
+                    return p, k
+        return None
+
+    def home_taken(self, p: int, h: int) -> bool:
+        return any(pw.where == "home" and pw.steps == h for pw in self.pawns[p])
+
+    def target(self, p: int, k: int, die: int) -> int | None:
+        """Code of the field pawn k reaches with the die, or None if it may not move."""
+        pw = self.pawns[p][k]
+        if pw.where == "waiting":
+            if die != 6:
+                return None
+            occupant = self.who_is_on(self.field_of(p, 0))
+            return None if occupant and occupant[0] == p else 0
+        total = (pw.steps if pw.where == "loop" else LOOP + pw.steps) + die
+        if total >= LOOP + HOME:
+            return None                      # home needs an exact count
+        if total >= LOOP:
+            first = LOOP if pw.where == "loop" else LOOP + pw.steps + 1
+            for code in range(first, total + 1):   # no jumping over (or onto) own pawns in the home
+                if self.home_taken(p, code - LOOP):
+                    return None
+            return total
+        occupant = self.who_is_on(self.field_of(p, total))
+        return None if occupant and occupant[0] == p else total
+
+    def legal(self, p: int, die: int) -> dict[int, int]:
+        return {k: t for k in range(4) if (t := self.target(p, k, die)) is not None}
+
+    def move(self, p: int, k: int, die: int) -> int:
+        """Move pawn k (must be legal); returns the number of pawns captured (0 or 1)."""
+        t = self.target(p, k, die)
+        assert t is not None
+        if t >= LOOP:
+            self.pawns[p][k] = Pawn("home", t - LOOP)
+            return 0
+        captured = 0
+        occupant = self.who_is_on(self.field_of(p, t))
+        if occupant:
+            q, j = occupant
+            self.pawns[q][j] = Pawn()
+            captured = 1
+        self.pawns[p][k] = Pawn("loop", t)
+        return captured
+
+    def nothing_can_move(self, p: int) -> bool:
+        """No pawn on the loop and no home pawn with a free home field right in front of it."""
+        for pw in self.pawns[p]:
+            if pw.where == "loop":
+                return False
+            if pw.where == "home" and pw.steps < HOME - 1 and not self.home_taken(p, pw.steps + 1):
+                return False
+        return True
+
+    def won(self, p: int) -> bool:
+        return all(pw.where == "home" for pw in self.pawns[p])
+
+    # --- the deterministic strategies, from their definitions ---------------------------------
+
+    def danger(self, p: int, board_field: int) -> int:
+        """Opponent loop pawns 1..6 fields behind the field that would not turn home before it."""
+        n = 0
+        for q, row in enumerate(self.pawns):
+            if q == p:
+                continue
+            for pw in row:
+                if pw.where == "loop":
+                    dist = (board_field - self.field_of(q, pw.steps)) % LOOP
+                    if 1 <= dist <= 6 and pw.steps + dist <= LOOP - 1:
+                        n += 1
+        return n
+
+    def choose(self, strategy: str, p: int, die: int) -> int:
+        """runner: front-most loop pawn, then entering, then home pawns; hunter: capture the most
+        advanced victim first; cautious: fewest threats at the destination.  Ties: lowest pawn."""
+        moves = self.legal(p, die)
+        if not moves:
+            return -1
+
+        def front(k: int) -> int:
+            pw = self.pawns[p][k]
+            return pw.steps if pw.where == "loop" else -1 if pw.where == "waiting" else -3
+
+        def victim(t: int) -> int | None:
+            if t >= LOOP:
+                return None
+            occ = self.who_is_on(self.field_of(p, t))
+            return self.pawns[occ[0]][occ[1]].steps if occ else None
+
+        def key(k: int) -> tuple:
+            t = moves[k]
+            if strategy in ("runner", "shortcut"):
+                return (front(k),)
+            if strategy == "hunter":
+                v = victim(t)
+                return (v is not None, v if v is not None else 0, front(k))
+            if strategy == "cautious":
+                return (-(self.danger(p, self.field_of(p, t)) if t < LOOP else 0), front(k))
+            raise ValueError(strategy)
+
+        best = max(moves, key=lambda k: (key(k), -k))
+        return best
+
+
+def replay(nplayers: int, seats: list[int], strategies: list[str], events: list[tuple[int, int, int]]
+           ) -> tuple[int | None, int]:
+    """Replay an engine trace (player, die, pawn or -1), checking turn order, the three tries,
+    legality and the decisions of deterministic strategies.  Returns (winner, captures)."""
+    ref = ClassicReference(list(seats))
+    player, tries, captures = 0, None, 0
+    for i, (p, die, k) in enumerate(events):
+        if tries is None:
+            tries = 3 if ref.nothing_can_move(player) else 1
+        assert p == player, f"event {i}: player {p} rolled, expected {player}"
+        assert 1 <= die <= 6
+        legal = ref.legal(p, die)
+        if not legal:
+            assert k == -1, f"event {i}: pawn {k} moved without a legal move"
+        else:
+            assert k in legal, f"event {i}: illegal move of pawn {k} with {die} (legal {legal})"
+            if strategies[p] not in ("random", "best"):
+                assert k == ref.choose(strategies[p], p, die), f"event {i}: {strategies[p]} chose {k}"
+            captures += ref.move(p, k, die)
+            if ref.won(p):
+                assert i == len(events) - 1, "the game went on after a win"
+                return p, captures
+        if die == 6:
+            tries = 1
+            continue
+        tries -= 1
+        if tries > 0:
+            continue
+        player = (player + 1) % nplayers
+        tries = None
+    return None, captures
