@@ -29,10 +29,10 @@ def solve_zero_sum(a: np.ndarray) -> tuple[np.ndarray, float]:
     """Optimal mixed strategy of the row player (maximiser) and the value of the game.
 
     >>> x, v = solve_zero_sum(np.array([[1.0, -1.0], [-1.0, 1.0]]))   # matching pennies
-    >>> [round(p, 6) for p in x], round(v, 6)
+    >>> [round(float(p), 6) for p in x], round(v, 6)
     ([0.5, 0.5], 0.0)
     >>> x, v = solve_zero_sum(np.array([[3.0, 1.0], [2.0, 0.0]]))     # row 0 dominates
-    >>> [round(p, 6) for p in x], round(v, 6)
+    >>> [round(float(p), 6) for p in x], round(v, 6)
     ([1.0, 0.0], 1.0)
     """
     from ortools.linear_solver import pywraplp

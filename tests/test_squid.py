@@ -1,0 +1,336 @@
+"""Squid Game engine: hand-built sub-game situations, reference differential tests, invariants."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver._ext import squid as eng
+from solver.squid.params import engine_dict, load_params, with_value
+
+try:  # tests/ may or may not be a package
+    import squid_reference as ref
+except ImportError:  # pragma: no cover
+    from tests import squid_reference as ref
+
+RANDOM, CAREFUL, BOLD, EQ = 0, 1, 2, 3
+ENGINE = engine_dict(load_params())
+TRACK = ENGINE["rl_len"]
+
+
+def engine_with(**changes):
+    out = dict(ENGINE)
+    out.update(changes)
+    return out
+
+
+# ----------------------------------------------------------------------------- red light
+
+def test_red_light_crossed_number_loses_front_token_and_others_move():
+    pos, cnt, done = eng.t_red_light_round(ENGINE, [CAREFUL] * 3, [2, 2, 0], [3, 3, 3], [4, 2, 1], 1 << 4)
+    assert cnt == [2, 3, 3] and pos == [2, 4, 1] and done == [0, 0, 0]
+
+
+def test_red_light_crossing_the_finish_line_survives():
+    pos, cnt, done = eng.t_red_light_round(ENGINE, [CAREFUL] * 3, [TRACK - 1, 0, 0], [4, 1, 1], [2, 1, 1], 0)
+    assert done == [4, 0, 0] and cnt == [0, 1, 1]
+    pos, cnt, done = eng.t_red_light_round(ENGINE, [CAREFUL] * 3, [TRACK - 1, 0, 0], [4, 1, 1], [1, 1, 1], 0)
+    assert done == [0, 0, 0] and pos[0] == TRACK  # on the last field, not over the line
+
+
+def test_red_light_zero_pushes_out_a_token_on_the_same_or_next_field():
+    # seat 0 stays on field 3 with a 0; seat 1 moves onto field 4, seat 2 onto field 6
+    pos, cnt, done = eng.t_red_light_round(ENGINE, [CAREFUL] * 3, [3, 2, 3], [2, 3, 4], [0, 2, 3], 0)
+    assert cnt == [2, 2, 4]
+    # a crossed-out 0 loses a token and pushes nobody
+    pos, cnt, done = eng.t_red_light_round(ENGINE, [CAREFUL] * 3, [3, 3, 3], [2, 3, 4], [0, 1, 1], 1)
+    assert cnt == [1, 3, 4]
+    # behind the start line nobody pushes
+    pos, cnt, done = eng.t_red_light_round(ENGINE, [CAREFUL] * 3, [0, 0, 0], [2, 3, 4], [0, 1, 0], 0)
+    assert cnt == [2, 3, 4]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(3, 6).flatmap(lambda n: st.tuples(
+    st.lists(st.integers(0, TRACK), min_size=n, max_size=n),
+    st.lists(st.integers(0, 8), min_size=n, max_size=n),
+    st.lists(st.integers(-1, 4), min_size=n, max_size=n),
+    st.integers(0, 31))))
+def test_red_light_round_matches_reference(case):
+    pos, cnt, cards, mask = case
+    n = len(pos)
+    got = eng.t_red_light_round(ENGINE, [CAREFUL] * n, pos, cnt, cards, mask)
+    want = ref.red_light_round(TRACK, pos, cnt, cards, {v for v in range(5) if mask >> v & 1})
+    assert tuple(got) == tuple(want)
+
+
+def test_red_light_careful_counts_cards():
+    # only the doll card crossing out 0 and 4 is left: 3 is safe and best
+    deck = ENGINE["doll_masks"]
+    rem = 1 << deck.index((1 << 0) | (1 << 4))
+    assert eng.t_red_light_choice(ENGINE, CAREFUL, 0, rem) == 3
+    assert eng.t_red_light_choice(ENGINE, CAREFUL, TRACK, rem) == 1  # one step finishes
+
+
+# ----------------------------------------------------------------------------- dalgona
+
+SECTIONS = ENGINE["dg_sections"]
+
+
+def test_dalgona_crack_first_card_hits_an_opponent_later_cards_the_player():
+    owners, shapes, secs = [0, 0, 1, 2], [0, 1, 1, 3], [0, 0, 1, 0]
+    st_, _ = eng.t_dalgona_turn(ENGINE, [CAREFUL] * 3, 0, owners, shapes, secs, [4, 1, 1], 3)
+    assert st_ == [1, 1, 0, 1]  # the most advanced opponent token; the turn ends
+    st_, sec = eng.t_dalgona_turn(ENGINE, [CAREFUL] * 3, 0, owners, shapes, secs, [1, 4, 1], 3)
+    assert st_[:2].count(0) == 1 and st_[2:] == [1, 1]
+
+
+def test_dalgona_shape_card_moves_own_token_else_opponent_and_last_section_survives():
+    owners, shapes, secs = [0, 1], [0, 2], [SECTIONS[0] - 1, 0]
+    st_, sec = eng.t_dalgona_turn(ENGINE, [CAREFUL] * 3, 0, owners, shapes, secs, [0, 2], 2)
+    assert st_ == [2, 1] and sec == [SECTIONS[0], 1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 12).flatmap(lambda n: st.tuples(
+    st.lists(st.integers(0, 3), min_size=n, max_size=n),
+    st.lists(st.integers(0, 3), min_size=n, max_size=n),
+    st.lists(st.integers(0, 4), min_size=1, max_size=11),
+    st.integers(1, 11), st.integers(0, 3), st.randoms())))
+def test_dalgona_turn_matches_reference(case):
+    owners, shapes, deck, flips, p, rnd = case
+    secs = [rnd.randrange(SECTIONS[s]) for s in shapes]
+    got = eng.t_dalgona_turn(ENGINE, [CAREFUL] * 4, p, owners, shapes, secs, deck, flips)
+    want = ref.dalgona_turn(p, owners, shapes, secs, deck, flips, SECTIONS)
+    assert tuple(got) == tuple(want)
+
+
+# ----------------------------------------------------------------------------- tug of war
+
+def test_tug_outcome_rules():
+    assert eng.t_tug_outcome(2, 2, 7, 3, 0, 0) == 1          # higher sum wins
+    assert eng.t_tug_outcome(2, 2, 7, 3, 1, 0) == 2          # odd number of zeros: lower wins
+    assert eng.t_tug_outcome(2, 2, 7, 3, 2, 0) == 1          # even number of zeros
+    assert eng.t_tug_outcome(1, 0, 0, 0, 0, 0) == 3          # unopposed side survives
+    assert eng.t_tug_outcome(1, 1, 2, 2, 0, 0) == 0          # tie: both eliminated (default)
+    assert eng.t_tug_outcome(1, 1, 2, 2, 0, 1) == 3          # tie: both survive (parameter)
+
+
+@given(st.integers(0, 7), st.integers(0, 7), st.integers(0, 30), st.integers(0, 30), st.integers(0, 10),
+       st.booleans())
+def test_tug_outcome_matches_reference(nl, nr, sl, sr, z, tie):
+    assert eng.t_tug_outcome(nl, nr, sl, sr, z, int(tie)) == ref.tug_outcome(nl, nr, sl, sr, z, tie)
+
+
+def test_tug_no_room_eliminates_and_one_token_per_bridge_fight():
+    e = engine_with(tug_cap=1)
+    for seed in range(50):
+        surv, _, _ = eng.play_subgame(e, [RANDOM] * 3, [4, 4, 0], 2, seed)
+        # 6 places for 8 tokens; every bridge is 1 v 1, so at most one side of each survives
+        assert sum(surv) <= 3
+
+
+def test_tug_single_token_unopposed_survives():
+    surv, _, _ = eng.play_subgame(ENGINE, [CAREFUL] * 3, [1, 1, 1], 2, 1)
+    assert surv == [1, 1, 1]  # careful spreads to the emptiest bridge: three lone tokens
+
+
+# ----------------------------------------------------------------------------- marbles
+
+def test_marbles_odd_token_out_survives_and_own_pair_loses_one():
+    assert eng.play_subgame(ENGINE, [CAREFUL] * 3, [1, 0, 0], 3, 1)[0] == [1, 0, 0]
+    assert eng.play_subgame(ENGINE, [CAREFUL] * 3, [2, 0, 0], 3, 1)[0] == [1, 0, 0]
+    assert eng.play_subgame(ENGINE, [CAREFUL] * 3, [3, 0, 0], 3, 1)[0] == [2, 0, 0]
+    for seed in range(30):
+        surv = eng.play_subgame(ENGINE, [CAREFUL, RANDOM, CAREFUL], [1, 1, 0], 3, seed)[0]
+        assert sum(surv) == 1  # an odd/even duel: exactly one survives
+
+
+def test_marbles_line_throw_follows_skill():
+    e = engine_with(mb_skill=[4.0, 0.25, 1.0, 1.0, 1.0, 1.0], mb_off=0.0)
+    wins = sum(eng.play_subgame(e, [BOLD, BOLD, BOLD], [1, 1, 0], 3, s)[0][0] for s in range(400))
+    assert wins > 300
+
+
+# ----------------------------------------------------------------------------- glass bridge
+
+def test_bridge_cracked_tile_eliminates_and_stays_broken():
+    tiles, states = [0, 1, 0, 0], [0, 0, 0, 0]
+    alive, places, states2 = eng.t_bridge_round(ENGINE, [BOLD] * 3, tiles, states, [0, 1], [0, 0], [1, 1, -1])
+    assert alive == [0, 0] and states2[1] == 2   # both stepped on the cracked tile 1
+
+
+def test_bridge_intact_tile_and_crossing():
+    tiles, states = [0, 0, 0, 1], [0, 0, 0, 0]
+    alive, places, states2 = eng.t_bridge_round(ENGINE, [BOLD] * 3, tiles, states, [0, 1], [0, 1], [2, 3, -1])
+    assert alive == [1, 2] and places[0] == 2 and states2[2] == 1
+
+
+def test_bridge_third_token_pushes_the_earliest_one_on():
+    tiles, states = [0, 0, 0, 0, 0], [0, 1, 1, 1, 0]
+    alive, places, _ = eng.t_bridge_round(ENGINE, [BOLD] * 3, tiles, states, [1, 2, 0], [2, 2, 0], [2, -1, -1])
+    assert alive == [1, 1, 1] and places == [3, 2, 2]
+
+
+def test_bridge_zero_pushes_onto_a_broken_tile():
+    tiles, states = [0, 0, 1, 0], [0, 1, 2, 0]
+    alive, _, _ = eng.t_bridge_round(ENGINE, [CAREFUL] * 3, tiles, states, [0, 1], [1, 1], [0, -1, -1])
+    assert alive == [1, 0]
+    states = [0, 1, 1, 0]  # the next tile is safe: a careful seat does not help the opponent
+    alive, places, _ = eng.t_bridge_round(ENGINE, [CAREFUL] * 3, [0, 0, 0, 0], states, [0, 1], [1, 1],
+                                          [0, -1, -1])
+    assert alive == [1, 1] and places == [1, 1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 8).flatmap(lambda n: st.tuples(
+    st.lists(st.integers(0, 1), min_size=n, max_size=n),
+    st.lists(st.integers(0, 2), min_size=n, max_size=n),
+    st.lists(st.tuples(st.integers(0, 3), st.integers(0, n)), min_size=1, max_size=12),
+    st.lists(st.integers(-1, 4), min_size=4, max_size=4),
+    st.lists(st.booleans(), min_size=4, max_size=4))))
+def test_bridge_round_matches_reference(case):
+    tiles, states, tokens, cards, bold = case
+    tiles, states = [0, *tiles], [0, *states]
+    states = [s if not (s == 2 and not t) else 1 for s, t in zip(states, tiles, strict=True)]
+    owners = [o for o, _ in tokens]
+    places = [p for _, p in tokens]
+    # tokens cannot stand on a broken tile, and at most two share a place on the bridge
+    ok = all(states[p] != 2 for p in places if p) and all(places.count(p) <= 2 for p in places if p)
+    if not ok:
+        return
+    pols = [BOLD if b else CAREFUL for b in bold]
+    got = eng.t_bridge_round(ENGINE, pols, tiles, states, owners, places, cards)
+    want = ref.bridge_round(tiles, states, owners, places, cards, bold)
+    assert tuple(map(list, got)) == tuple(map(list, want))
+
+
+# ----------------------------------------------------------------------------- squid
+
+ZONES = ["safe", "square", "corridor", "circle", "triangle"]
+SQ, CO, CI, TRI = 1, 2, 3, 4
+D, S, PU, M = 0, 1, 2, 3
+
+
+def sq(owners, zones, fields, cards, speed=0, pols=None):
+    pols = pols or [CAREFUL] * len(cards)
+    return eng.t_squid_round(ENGINE, pols, owners, zones, fields, cards, speed)
+
+
+def test_squid_stab_defence_push_move():
+    alive, *_ = sq([0, 1, 2], [SQ, SQ, SQ], [0, 0, 0], [S, M, D])
+    assert alive == [1, 0, 1]                      # the mover is stabbed, the defender is safe
+    alive, *_ = sq([0, 1], [SQ, SQ], [0, 0], [S, D, -1])
+    assert alive == [0, 1]                         # a stab without a target costs the stabber
+    alive, *_ = sq([0, 1], [SQ, SQ], [0, 0], [PU, D, -1])
+    assert alive == [1, 0]                         # a push eliminates a defender
+    alive, *_ = sq([0, 1], [SQ, SQ], [0, 0], [PU, M, -1])
+    assert alive == [1, 1]                         # a push cannot hit a mover
+    alive, *_ = sq([0, 1], [SQ, 0], [0, 0], [S, M, -1])
+    assert alive == [0, 1]                         # the safe zone cannot be stabbed
+
+
+def test_squid_stabs_before_pushes_and_speed_order():
+    alive, *_ = sq([0, 1], [SQ, SQ], [0, 0], [S, PU, -1])
+    assert alive == [1, 0]                         # the pusher is stabbed before it pushes
+    # seats 0 and 1 both stab seat 2's single mover; the speed holder strikes first, the other
+    # then has no target and loses a token
+    alive, *_ = sq([0, 1, 2, 0, 1], [SQ, SQ, SQ, 0, 0], [0] * 5, [S, S, M], speed=1)
+    assert alive == [1, 1, 0, 0, 1]
+    alive, *_ = sq([0, 1, 2, 0, 1], [SQ, SQ, SQ, 0, 0], [0] * 5, [S, S, M], speed=0)
+    assert alive == [1, 1, 0, 1, 0]
+
+
+def test_squid_triangle_and_head():
+    alive, zones, fields, winner, _ = sq([0, 1], [CI, TRI], [0, 3], [M, D, -1])
+    assert zones == [TRI, TRI] and fields == [2, 4] and winner == -1
+    _, _, fields, _, _ = sq([0, 1], [TRI, TRI], [8, 8], [D, D, -1])
+    assert fields == [8, 8]                        # field 8 is the end of the triangle
+    *_, winner, _ = sq([0, 1], [TRI, SQ], [8, 0], [M, S, -1], speed=1)
+    assert winner == 0                             # the mover from field 8 enters the head
+
+
+def test_squid_last_survivor_and_speed_passes():
+    *_, winner, speed = sq([0, 1, 2], [SQ, SQ, CO], [0, 0, 0], [S, M, D], speed=0)
+    assert winner == -1 and speed == 2            # seat 1 is out; the speed token skips it
+    *_, winner, _ = sq([0, 1], [SQ, SQ], [0, 0], [S, M, -1])
+    assert winner == 0
+    *_, winner, _ = sq([0, 1], [SQ, CO], [0, 0], [S, S, -1], speed=0)
+    assert winner == 1                             # both lose their last token: seat 1 went last
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(3, 6).flatmap(lambda n: st.tuples(
+    st.just(n),
+    st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, 4), st.integers(1, 8)), min_size=1, max_size=14),
+    st.lists(st.integers(0, 3), min_size=n, max_size=n),
+    st.integers(0, n - 1),
+    st.lists(st.integers(1, 3), min_size=n, max_size=n))))
+def test_squid_round_matches_reference(case):
+    n, tokens, cards, speed, pols = case
+    owners = [o for o, _, _ in tokens]
+    zones = [z for _, z, _ in tokens]
+    fields = [f if z == TRI else 0 for _, z, f in tokens]
+    cards = [c if p in owners else -1 for p, c in enumerate(cards)]
+    if speed not in owners:
+        speed = owners[0]
+    got = eng.t_squid_round(ENGINE, pols, owners, zones, fields, cards, speed)
+    want = ref.squid_round(n, owners, zones, fields, cards, speed, ENGINE["sq_adj"], ENGINE["sq_dist"],
+                           ENGINE["sq_tri"], ENGINE["sq_fields"])
+    assert tuple(got) == tuple(want)
+
+
+# ----------------------------------------------------------------------------- whole games
+
+def check_game(g, n):
+    assert 0 <= g["winner"] < n and g["how"] in (0, 1, 2)
+    for p in range(n):
+        assert g["enter"][0][p] == 7
+        for k in range(6):
+            assert 0 <= g["surv"][k][p] <= g["enter"][k][p]          # token counts only fall
+            if k:
+                assert g["enter"][k][p] == g["surv"][k - 1][p] + 1   # one reserve token joins
+        assert g["reserve"][p] + g["active"][p] + g["lost"][p] == 12
+        assert g["reserve"][p] == 0 and g["active"][p] == g["surv"][5][p]
+    if g["how"] == 0:
+        assert g["surv"][5][g["winner"]] >= 1
+    elif g["how"] == 1:
+        others = [g["surv"][5][p] for p in range(n) if p != g["winner"]]
+        assert sum(others) == 0
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_conformance_random_play(n):
+    games = eng.trace_games(ENGINE, [RANDOM] * n, 1000 + n, 1500)
+    for g in games:
+        check_game(g, n)
+
+
+def test_conformance_mixed_policies_and_parameters():
+    rng = np.random.default_rng(5)
+    params = with_value(load_params(), "glass_bridge.cracked", 6)
+    params = with_value(params, "tug_of_war.side_capacity", 2)
+    e = engine_dict(params)
+    for i in range(40):
+        n = int(rng.integers(3, 7))
+        pols = [int(x) for x in rng.integers(0, 4, size=n)]
+        for g in eng.trace_games(e, pols, i, 50):
+            check_game(g, n)
+
+
+def test_simulate_block_agrees_with_trace_and_is_reproducible():
+    pols = [EQ, RANDOM, CAREFUL, BOLD]
+    tally = eng.simulate_block(ENGINE, pols, 42, 300)
+    games = eng.trace_games(ENGINE, pols, 42, 300)
+    assert tally["wins"].tolist() == [sum(g["winner"] == p for g in games) for p in range(4)]
+    assert tally["surv"].tolist() == [[sum(g["surv"][k][p] for g in games) for p in range(4)] for k in range(6)]
+    assert tally["rounds"].tolist() == [sum(g["rounds"][k] for g in games) for k in range(6)]
+    again = eng.simulate_block(ENGINE, pols, 42, 300)
+    assert all(np.array_equal(tally[k], again[k]) for k in tally)
+
+
+def test_first_sub_game_never_seen_more_than_seven():
+    surv, rounds, _ = eng.play_subgame(ENGINE, [RANDOM] * 3, [7, 7, 7], 0, 3)
+    assert all(0 <= s <= 7 for s in surv) and 1 <= rounds <= 7 * ENGINE["timer_steps"]
