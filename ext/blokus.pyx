@@ -2,7 +2,7 @@
 """Blokus move generation on bitboards, playouts and self-play, all in C.
 
 Board: one 64-bit word per row (bit x = column x), rows from the bottom, padded with zero rows
-above the board, so a rectangular board up to 62 columns and 27 rows fits (Trigon's board can be
+above the board, so a rectangular board up to 62 columns and 24 rows fits (Trigon's board can be
 mapped onto such a grid of triangles later; only the neighbour masks change).
 
 Per colour the engine keeps two bitboards:
@@ -142,26 +142,51 @@ cdef inline void decode(const State* s, int code, int* o, int* r, int* c) noexce
     c[0] = rem - r[0] * s.width
 
 
-cdef int gen_moves(const State* s, int k, uint16_t* out) noexcept nogil:
-    """All legal placements of colour k, written to out; returns their number."""
+cdef int scan(const State* s, int k, uint16_t* out, int stop_at_first) noexcept nogil:
+    """Legal placements of colour k written to ``out`` (their number); with ``stop_at_first``
+    only whether there is one (0 or 1, nothing written).
+
+    Rows are packed ``per`` to a 64-bit word with stride ``width`` (3 rows of 20, 4 of 14), so
+    one shift-and-AND tests ``per`` anchor rows at once; a bit's position in the word is then
+    exactly the move code's offset from ``(o * height + r0) * width``.  Anchors whose piece would
+    stick out on the right read the next packed row, so a per-width mask keeps only columns
+    ``c <= width - w``.
+    """
     cdef const ColourState* cs = &s.c[k]
     cdef int H = s.height, W = s.width
+    cdef int per = 64 // W
     cdef uint32_t ar = 0
-    cdef int r, i, h, p, o, oend, n = 0, nc, base
-    cdef uint64_t a, f
+    cdef int r, i, j, h, p, o, oend, n = 0, nc, base, r0
+    cdef uint64_t a, rowmask
+    cdef uint64_t pf[MAXROWS]
+    cdef uint64_t pa[MAXROWS]
+    cdef uint64_t valid[6]
     cdef uint32_t rm[6]
-    cdef uint32_t rows, left
+    cdef uint32_t rows, left, group
     for r in range(H):
         if cs.attach[r]:
             ar |= (<uint32_t>1) << r
     if ar == 0:
         return 0
+    if per > 4:
+        per = 4
     rm[0] = 0
     rm[1] = ar
     for h in range(2, 6):
         rm[h] = rm[h - 1] | (ar >> (h - 1))
     for h in range(1, 6):
         rm[h] &= ((<uint32_t>1) << (H - h + 1)) - 1
+        rowmask = ((<uint64_t>1) << (W - h + 1)) - 1 if W >= h else 0
+        valid[h] = 0
+        for j in range(per):
+            valid[h] |= rowmask << (j * W)
+    for r in range(H + 4):
+        pf[r] = 0
+        pa[r] = 0
+        for j in range(per):
+            pf[r] |= cs.free[r + j] << (j * W)
+            pa[r] |= cs.attach[r + j] << (j * W)
+    group = ((<uint32_t>1) << per) - 1
     left = cs.left
     while left:
         p = blk_ctz(left)
@@ -172,16 +197,21 @@ cdef int gen_moves(const State* s, int k, uint16_t* out) noexcept nogil:
             rows = rm[o_h[o]]
             nc = o_ncells[o]
             while rows:
-                r = blk_ctz(rows)
-                rows &= rows - 1
+                r0 = blk_ctz(rows)
+                rows &= ~(group << r0)
                 a = 0
                 for i in range(nc):
-                    a |= cs.attach[r + o_dy[o][i]] >> o_dx[o][i]
+                    a |= pa[r0 + o_dy[o][i]] >> o_dx[o][i]
                 if a == 0:
                     continue
+                a &= valid[o_w[o]]
                 for i in range(nc):
-                    a &= cs.free[r + o_dy[o][i]] >> o_dx[o][i]
-                base = (o * H + r) * W
+                    a &= pf[r0 + o_dy[o][i]] >> o_dx[o][i]
+                if a == 0:
+                    continue
+                if stop_at_first:
+                    return 1
+                base = (o * H + r0) * W
                 while a:
                     out[n] = <uint16_t>(base + blk_ctz(a))
                     n += 1
@@ -190,49 +220,14 @@ cdef int gen_moves(const State* s, int k, uint16_t* out) noexcept nogil:
     return n
 
 
-cdef int has_move(const State* s, int k) noexcept nogil:
+cdef inline int gen_moves(const State* s, int k, uint16_t* out) noexcept nogil:
+    """All legal placements of colour k, written to out; returns their number."""
+    return scan(s, k, out, 0)
+
+
+cdef inline int has_move(const State* s, int k) noexcept nogil:
     """1 if colour k has a legal placement (stops at the first one found)."""
-    cdef const ColourState* cs = &s.c[k]
-    cdef int H = s.height
-    cdef uint32_t ar = 0
-    cdef int r, i, h, p, o, oend, nc
-    cdef uint64_t a
-    cdef uint32_t rm[6]
-    cdef uint32_t rows, left
-    for r in range(H):
-        if cs.attach[r]:
-            ar |= (<uint32_t>1) << r
-    if ar == 0:
-        return 0
-    rm[0] = 0
-    rm[1] = ar
-    for h in range(2, 6):
-        rm[h] = rm[h - 1] | (ar >> (h - 1))
-    for h in range(1, 6):
-        rm[h] &= ((<uint32_t>1) << (H - h + 1)) - 1
-    left = cs.left
-    while left:
-        p = blk_ctz(left)
-        left &= left - 1
-        o = p_first[p]
-        oend = o + p_count[p]
-        while o < oend:
-            rows = rm[o_h[o]]
-            nc = o_ncells[o]
-            while rows:
-                r = blk_ctz(rows)
-                rows &= rows - 1
-                a = 0
-                for i in range(nc):
-                    a |= cs.attach[r + o_dy[o][i]] >> o_dx[o][i]
-                if a == 0:
-                    continue
-                for i in range(nc):
-                    a &= cs.free[r + o_dy[o][i]] >> o_dx[o][i]
-                if a:
-                    return 1
-            o += 1
-    return 0
+    return scan(s, k, NULL, 1)
 
 
 cdef int is_legal(const State* s, int k, int code) noexcept nogil:
@@ -322,8 +317,8 @@ cdef class Position:
 
     def __init__(self, int width, int height, int n_colours, first_cells):
         """``first_cells[k]``: the cells (x, y) one of which colour k's first piece must cover."""
-        if not (1 <= width <= 62 and 1 <= height <= 27 and 1 <= n_colours <= MAXCOLOURS):
-            raise ValueError("board up to 62 x 27 and 1..4 colours")
+        if not (5 <= width <= 62 and 1 <= height <= 24 and 1 <= n_colours <= MAXCOLOURS):
+            raise ValueError("board from 5 to 62 columns, up to 24 rows and 1..4 colours")
         state_init(&self.s, width, height, n_colours)
         for k in range(n_colours):
             for (x, y) in first_cells[k]:
