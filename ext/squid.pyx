@@ -4,8 +4,9 @@
 One game: every seat starts with 7 active tokens and 5 in reserve; before sub-games 2..6 each
 seat moves one reserve token into the active team.  The sub-games (red light, dalgona, tug of war,
 marbles, glass bridge, squid) each take the active counts, play in C and leave the survivors.
-Seat 0 holds the highest token number, so it starts every sub-game (turn order is seat order
-from the starting seat) and wins every tie that token numbers break.
+Seat 0 holds the highest token number, seat 1 the next and so on, so lower seats win the ties
+that token numbers break.  The seat with the fewest active tokens starts each sub-game (ties: the
+lowest seat); turn order is clockwise (increasing seat) from the starting seat.
 
 Policies (per seat): 0 random, 1 careful, 2 bold, 3 equilibrium.  Equilibrium mixed strategies
 are computed in Python (solver.squid.equilibrium) and handed over as probability tables.
@@ -90,6 +91,7 @@ cdef struct Params:
 
 cdef struct Game:
     int P
+    int start         # seat that starts the current sub-game
     int pol[MAXP]
     int active[MAXP]
     int reserve[MAXP]
@@ -233,7 +235,7 @@ cdef void red_light(Game* g) noexcept nogil:
             rem |= 1 << deck[i]
         for p in range(P):
             card[p] = rl_choose(g, p, pos[p], rem) if cnt[p] > 0 else -1
-        rl_resolve(g, 0, pos, cnt, done, card, prm.doll_mask[deck[idx]])
+        rl_resolve(g, g.start, pos, cnt, done, card, prm.doll_mask[deck[idx]])
         idx += 1
         rounds += 1
         if idx == prm.n_doll:
@@ -260,7 +262,7 @@ cdef struct Dalgona:
 
 cdef int dg_pick(Game* g, Dalgona* d, int p, int mine, int shape, int most) noexcept nogil:
     """A token on the board: own (mine=1) or an opponent's, on shape (or any if -1); the
-    policy picks uniformly (random) or the most/least advanced one (lowest index on ties)."""
+    policy picks uniformly (random) or the most/least advanced one."""
     cdef int t, n = 0, best = -1, k
     cdef int cand[MAXT]
     for t in range(d.nt):
@@ -275,9 +277,12 @@ cdef int dg_pick(Game* g, Dalgona* d, int p, int mine, int shape, int most) noex
     if g.pol[p] == POL_RANDOM:
         return cand[rng_below(&g.rng, <uint32_t>n)]
     best = cand[0]
-    for k in range(1, n):
+    for k in range(1, n):  # ties: the owner nearest clockwise after p, then the lower index
         t = cand[k]
-        if (most and d.sec[t] > d.sec[best]) or (not most and d.sec[t] < d.sec[best]):
+        if d.sec[t] == d.sec[best]:
+            if (d.own[t] - p + g.P) % g.P < (d.own[best] - p + g.P) % g.P:
+                best = t
+        elif (most and d.sec[t] > d.sec[best]) or (not most and d.sec[t] < d.sec[best]):
             best = t
     return best
 
@@ -379,7 +384,8 @@ cdef void dalgona(Game* g) noexcept nogil:
     cdef int deck[MAXDG]
     dg_place(g, &d)
     for timer in range(prm.timer_steps):
-        for p in range(P):
+        for i in range(P):
+            p = (g.start + i) % P
             if dg_onboard(&d, p) == 0:
                 continue
             for i in range(prm.dg_ncards):
@@ -446,7 +452,8 @@ cdef void tug(Game* g) noexcept nogil:
         unplaced[p] = g.active[p]
         left += unplaced[p]
     while left > 0:
-        for p in range(P):
+        for i in range(P):
+            p = (g.start + i) % P
             if unplaced[p] == 0:
                 continue
             n = 0
@@ -576,7 +583,8 @@ cdef void marbles(Game* g) noexcept nogil:
         left += unplaced[p]
         surv[p] = 0
     while left > 0:
-        for p in range(P):
+        for i in range(P):
+            p = (g.start + i) % P
             if unplaced[p] == 0:
                 continue
             n = 0
@@ -627,7 +635,7 @@ cdef void marbles(Game* g) noexcept nogil:
             unresolved += 1
     i = 0
     while unresolved > 0:
-        p = i % P
+        p = (g.start + i) % P
         i += 1
         n = 0
         for k in range(npairs):
@@ -781,9 +789,10 @@ cdef void br_move(Game* g, Bridge* b, int p, int k) noexcept nogil:
         best = cand[rng_below(&g.rng, <uint32_t>n)]
     else:  # push only where the next place can kill (broken first, then face down)
         bestval = 2
-        for u in range(n):
+        for u in range(n):  # ties: the owner nearest clockwise after p
             val = br_value(b, b.place[cand[u]] + 1)
-            if val < bestval:
+            if val < bestval or (val == bestval and best >= 0 and
+                                 (b.own[cand[u]] - p + g.P) % g.P < (b.own[best] - p + g.P) % g.P):
                 bestval = val
                 best = cand[u]
         if best < 0:
@@ -830,7 +839,7 @@ cdef int br_inplay(Bridge* b, int p) noexcept nogil:
 cdef void glass_bridge(Game* g) noexcept nogil:
     cdef Params* prm = g.prm
     cdef Bridge b
-    cdef int P = g.P, p, t, timer = 0, rounds = 0, anyon
+    cdef int P = g.P, p, t, i, timer = 0, rounds = 0, anyon
     cdef int hand[MAXP]
     cdef int card[MAXP]
     bridge_setup(g, &b)
@@ -846,7 +855,8 @@ cdef void glass_bridge(Game* g) noexcept nogil:
                 hand[p] &= ~(1 << card[p])
         if not anyon:
             break
-        for p in range(P):
+        for i in range(P):
+            p = (g.start + i) % P
             if card[p] >= 0 and br_inplay(&b, p) > 0:
                 br_move(g, &b, p, card[p])
         rounds += 1
@@ -940,8 +950,9 @@ cdef int sq_attack(Game* g, Squid* s, int p, const int* card, int kind) noexcept
     if g.pol[p] == POL_RANDOM:
         return cand[rng_below(&g.rng, <uint32_t>n)]
     best = cand[0]
-    for k in range(1, n):
-        if sq_progress(prm, s, cand[k]) > sq_progress(prm, s, best):
+    for k in range(1, n):  # the most advanced; ties: the owner nearest clockwise after p
+        t = sq_progress(prm, s, cand[k]) - sq_progress(prm, s, best)
+        if t > 0 or (t == 0 and (s.own[cand[k]] - p + g.P) % g.P < (s.own[best] - p + g.P) % g.P):
             best = cand[k]
     return best
 
@@ -1118,8 +1129,11 @@ cdef void play_game(Game* g) noexcept nogil:
                 if g.reserve[p] > 0:
                     g.reserve[p] -= 1
                     g.active[p] += 1
+        g.start = 0  # fewest active tokens starts; ties to the highest token number (lowest seat)
         for p in range(g.P):
             g.enter[k][p] = g.active[p]
+            if g.active[p] < g.active[g.start]:
+                g.start = p
         if k == 0:
             red_light(g)
         elif k == 1:
@@ -1196,6 +1210,7 @@ cdef void fill_params(Params* prm, dict d) except *:
 cdef void init_game(Game* g, Params* prm, int P, pols, uint64_t seed) except *:
     cdef int p
     g.P = P
+    g.start = 0
     g.prm = prm
     for p in range(MAXP):
         g.pol[p] = pols[p] if p < P else 0

@@ -56,11 +56,15 @@ def tug_outcome(nl: int, nr: int, suml: int, sumr: int, zeros: int, tie_survive:
 
 # ----------------------------------------------------------------------------- dalgona
 
-def dalgona_turn(p: int, owners, shapes, sections, deck, max_flips, shape_sections):
-    """Seat p flips cards (4 = Crack!) until max_flips or a Crack!; returns (states, sections)."""
+def dalgona_turn(p: int, owners, shapes, sections, deck, max_flips, shape_sections, n_players):
+    """Seat p flips cards (4 = Crack!) until max_flips or a Crack!; returns (states, sections).
+    Ties between equally advanced tokens go to the owner nearest clockwise after p."""
     state = [1] * len(owners)
     sec = list(sections)
     on = [t for t in range(len(owners))]
+
+    def rel(t: int) -> int:
+        return (owners[t] - p) % n_players
 
     def board(mine: bool, shape: int | None):
         return [t for t in on if state[t] == 1 and (owners[t] == p) == mine
@@ -70,7 +74,10 @@ def dalgona_turn(p: int, owners, shapes, sections, deck, max_flips, shape_sectio
         if card == 4:
             pool = board(False, None) if k == 0 else board(True, None)
             if pool:
-                victim = max(pool, key=lambda t: (sec[t], -t)) if k == 0 else min(pool, key=lambda t: (sec[t], t))
+                if k == 0:
+                    victim = max(pool, key=lambda t: (sec[t], -rel(t), -t))
+                else:
+                    victim = min(pool, key=lambda t: (sec[t], t))
                 state[victim] = 0
             break
         mine = board(True, card)
@@ -78,7 +85,7 @@ def dalgona_turn(p: int, owners, shapes, sections, deck, max_flips, shape_sectio
             t = max(mine, key=lambda t: (sec[t], -t))
         else:
             theirs = board(False, card)
-            t = min(theirs, key=lambda t: (sec[t], t)) if theirs else None
+            t = min(theirs, key=lambda t: (sec[t], rel(t), t)) if theirs else None
         if t is not None:
             sec[t] += 1
             if sec[t] >= shape_sections[shapes[t]]:
@@ -94,6 +101,7 @@ class BridgeState:
     states: list[int]           # 0 face down, 1 intact, 2 broken
     owners: list[int]
     places: list[int]
+    n_players: int = 6
     alive: list[int] = field(default_factory=list)   # 0 out, 1 in play, 2 crossed
     arrival: list[int] = field(default_factory=list)
     clock: int = 0
@@ -154,12 +162,14 @@ class BridgeState:
                    and self.places[t] >= 1 and self.places[t] in my_places]
         targets = [t for t in targets if self.value(self.places[t] + 1) < 2]
         if targets:
-            t = min(targets, key=lambda t: (self.value(self.places[t] + 1), t))
+            n = self.n_players
+            t = min(targets, key=lambda t: (self.value(self.places[t] + 1), (self.owners[t] - p) % n, t))
             self.land(t, self.places[t] + 1)
 
 
 def bridge_round(tiles, states, owners, places, cards, bold=None):
-    b = BridgeState(list(tiles), list(states), list(owners), list(places))
+    """One round, seats moving in order 0, 1, ... (cards[p] = -1: no card)."""
+    b = BridgeState(list(tiles), list(states), list(owners), list(places), len(cards))
     for p, k in enumerate(cards):
         has = any(b.alive[t] == 1 and b.owners[t] == p for t in range(len(owners)))
         if k >= 0 and has:
@@ -218,7 +228,7 @@ def squid_round(n_players, owners, zones, fields, cards, speed, adj, dist, tri, 
                 victims = [t for t in range(len(owners)) if alive[t] and owners[t] != p
                            and zones[t] in my_zones and cards[owners[t]] == DEF]
             if victims:
-                kill(max(victims, key=lambda t: (progress(t), -t)))
+                kill(max(victims, key=lambda t: (progress(t), -((owners[t] - p) % n_players), -t)))
             elif kind == STAB and mine:
                 kill(min(mine, key=lambda t: (progress(t), t)))
     for t in range(len(owners)):

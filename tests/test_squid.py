@@ -103,7 +103,7 @@ def test_dalgona_turn_matches_reference(case):
     owners, shapes, deck, flips, p, rnd = case
     secs = [rnd.randrange(SECTIONS[s]) for s in shapes]
     got = eng.t_dalgona_turn(ENGINE, [CAREFUL] * 4, p, owners, shapes, secs, deck, flips)
-    want = ref.dalgona_turn(p, owners, shapes, secs, deck, flips, SECTIONS)
+    want = ref.dalgona_turn(p, owners, shapes, secs, deck, flips, SECTIONS, 4)
     assert tuple(got) == tuple(want)
 
 
