@@ -88,3 +88,23 @@ def test_scheduler_option_needs_dask_backend():
         capture_output=True, text=True, timeout=60,
     )
     assert proc.returncode == 2 and "--backend dask" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["thegame", "simulate", "--players", "1-3", "--strategy", "greedy,reach", "--games", "6000"],
+        ["blokus", "selfplay", "--variant", "duo", "--strategy", "greedy,random", "--games", "200"],
+    ],
+    ids=["thegame", "blokus"],
+)
+def test_game_aggregates_identical_local_and_dask(args):
+    from click.testing import CliRunner
+
+    from solver.cli.main import app
+
+    common = ["--seed", "9", "--block-size", "100", "-q"]
+    local = CliRunner().invoke(app, args + common + ["-j", "1"], catch_exceptions=False)
+    dask = CliRunner().invoke(app, args + common + ["-j", "2", "--backend", "dask"], catch_exceptions=False)
+    assert local.exit_code == 0 and dask.exit_code == 0, dask.output
+    assert local.output == dask.output
