@@ -1,7 +1,7 @@
 """The Monte Carlo runner: determinism across worker counts, merging, statistics, interruption."""
 
-import threading
 import _thread
+import threading
 
 import numpy as np
 import pytest
@@ -41,7 +41,7 @@ def test_block_seed_depends_only_on_seed_and_block():
 
 def test_win_rates_are_plausible_and_intervals_cover():
     rows = run_experiments(EXPS, 20_000, seed=3, workers=1).rows()
-    for row, p in zip(rows, (0.3, 0.7)):
+    for row, p in zip(rows, (0.3, 0.7), strict=True):
         assert row["ci_low"] < p < row["ci_high"]
         assert row["complete"] is True and row["games"] == 20_000
         assert abs(row["mean_flips"] - 2.0) < 0.05
