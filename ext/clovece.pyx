@@ -179,21 +179,14 @@ cdef int c_score(Classic* g, int p, int k, int t, int s) noexcept nogil:
         return capt * (100000 + victim * 100) + front
     if s == S_CAUTIOUS:
         return -1000 * (c_danger(g, p, c_abs(g, p, t)) if t < 40 else 0) + front
-    # best
-    cdef int sc = 0
-    if t >= 40 and r < 40:
-        sc += 600
-    if capt:
-        sc += 400 + victim * 5
-    if r < 0:
-        sc += 350
+    # best: cautious about the destination, keen on captures, escapes and reaching the home
+    cdef int sc = front
     if t < 40:
-        sc -= 250 * c_danger(g, p, c_abs(g, p, t))
+        sc -= 1000 * c_danger(g, p, c_abs(g, p, t))
     if 0 <= r < 40:
-        sc += 200 * c_danger(g, p, c_abs(g, p, r))
-        sc += r
-    if r >= 40:
-        sc -= 100
+        sc += 500 * c_danger(g, p, c_abs(g, p, r))
+    if capt:
+        sc += 300 + victim * 10
     return sc
 
 

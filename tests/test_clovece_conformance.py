@@ -1,0 +1,124 @@
+"""Whole napij-se games from thousands of seeds never break the invariants; CLI and file errors."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from solver._ext.clovece import CompiledBoard, napij_simulate
+from solver.cli.main import app
+from solver.clovece.board import compile_board, default_board_path, load_board
+from solver.clovece.deck import load_deck
+from solver.clovece.strategies import SEATS, parse_strategy_list, strategy_ids
+from solver.errors import SolverError
+
+CB = CompiledBoard(load_board().arrays, load_deck().arrays())
+
+
+@pytest.mark.parametrize("players,lineup", [
+    (4, "random"), (4, "best,runner,hunter,cautious"), (3, "shortcut,random,best"), (2, "hunter,cautious"),
+])
+def test_random_play_keeps_every_invariant(players: int, lineup: str) -> None:
+    """4 pawns per player always accounted for (occupancy = pawn positions), one winner per game,
+    drinks = sum of their causes; checked by the engine after every turn of 1500 games."""
+    names = parse_strategy_list(lineup, players)
+    games = 1500
+    r = napij_simulate(CB, players, list(SEATS[players]), strategy_ids(names), 7 + players, games, True)
+    assert r["violations"] == 0
+    assert r["abandoned"] == 0 and r["wins"].sum() == games
+    assert np.allclose(r["drinks"], r["drink_causes"].sum(axis=1))
+    assert (r["glass"] <= r["drink_causes"][:, 3]).all()
+    assert r["cards"][11] == r["glass"].sum()              # finish-your-glass cards drawn
+    assert 0 < r["black_games"] <= games
+
+
+def test_same_seed_same_numbers() -> None:
+    a = napij_simulate(CB, 4, [0, 1, 2, 3], [0] * 4, 99, 300)
+    b = napij_simulate(CB, 4, [0, 1, 2, 3], [0] * 4, 99, 300)
+    assert (a["wins"] == b["wins"]).all() and a["rolls"] == b["rolls"] and (a["drinks"] == b["drinks"]).all()
+
+
+def _doc() -> dict:
+    return json.loads(default_board_path().read_text(encoding="utf-8"))
+
+
+def test_board_errors_name_the_field() -> None:
+    doc = _doc()
+    doc["fields"][3]["kind"] = "trampoline"
+    with pytest.raises(SolverError, match="'L3'.*unknown field kind 'trampoline'"):
+        compile_board(doc)
+    doc = _doc()
+    doc["fields"][7]["next"] = "NOWHERE"
+    with pytest.raises(SolverError, match="'L7'.*dangling"):
+        compile_board(doc)
+    doc = _doc()
+    for f in doc["fields"]:
+        if f["id"] == "H1.1":
+            f["next"] = "H1.3"         # the way into seat 1's home skips H1.2
+    with pytest.raises(SolverError, match="'H1.1'.*seat 1"):
+        compile_board(doc)
+
+
+def test_unreachable_home_is_reported() -> None:
+    """Split the loop into two circles (L0..L19 and L20..L39) without the Black path between them:
+    seat 0 starts on L0 but turns home from L39."""
+    doc = _doc()
+    for f in doc["fields"]:
+        if f["id"] in ("L5", "L25"):
+            f["kind"] = "normal"
+            del f["turn"]
+        if f["id"] == "L19":
+            f["next"] = "L0"
+        if f["id"] == "L0":
+            f["prev"] = "L19"
+        if f["id"] == "L39":
+            f["next"] = "L20"
+        if f["id"] == "L20":
+            f["prev"] = "L39"
+    with pytest.raises(SolverError, match="'H0.4'.*seat 0: home unreachable from start 'L0'"):
+        compile_board(doc)
+
+
+def _run(args: list[str], tmp_path) -> tuple[int, str]:
+    from solver.cli.main import main
+
+    try:
+        main(args)
+    except SystemExit as exc:
+        return int(exc.code or 0), ""
+    return 0, ""
+
+
+def test_cli_simulate_and_exit_codes(tmp_path, capsys) -> None:
+    out = tmp_path / "r.csv"
+    code, _ = _run(["clovece", "simulate", "--variant", "napij-se", "--players", "4", "--strategy",
+                    "runner,random,random,random", "--games", "200", "--seed", "3", "-j", "1", "-q",
+                    "-o", str(out)], tmp_path)
+    assert code == 0
+    lines = out.read_text().splitlines()
+    assert len(lines) == 5 and "mean_drinks" in lines[0] and "black_path_rate" in lines[0]
+    code, _ = _run(["clovece", "simulate", "--variant", "classic", "--players", "2-3", "--games", "100",
+                    "-j", "1", "-q", "-o", str(out)], tmp_path)
+    assert code == 0 and len(out.read_text().splitlines()) == 6
+    bad = tmp_path / "bad.json"
+    doc = _doc()
+    doc["fields"][0]["kind"] = "volcano"
+    bad.write_text(json.dumps(doc))
+    for args in (["--strategy", "genius"], ["--strategy", "runner,random"], ["--players", "5"],
+                 ["--board", str(bad)], ["--board", str(tmp_path / "missing.json")],
+                 ["--variant", "classic", "--deck", str(bad)], ["--deck", str(bad)]):
+        capsys.readouterr()
+        code, _ = _run(["clovece", "simulate", "--games", "10", "-q", *args], tmp_path)
+        err = capsys.readouterr().err
+        assert code == 2, args
+        assert err.startswith("solver: error:") and err.count("\n") == 1, err
+    code, _ = _run(["clovece", "check"], tmp_path)
+    assert code == 0
+
+
+def test_check_command_output() -> None:
+    result = CliRunner().invoke(app, ["clovece", "check"])
+    assert result.exit_code == 0 and "87 fields" in result.output and "32 cards" in result.output
