@@ -20,6 +20,21 @@ from rng cimport Rng, rng_seed, rng_shuffle_int
 import numpy as np
 
 
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline int tg_ctz64(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    static __inline int tg_clz64(unsigned long long x) { unsigned long i; _BitScanReverse64(&i, x); return 63 - (int)i; }
+    #else
+    #define tg_ctz64(x) __builtin_ctzll(x)
+    #define tg_clz64(x) __builtin_clzll(x)
+    #endif
+    """
+    int tg_ctz64(unsigned long long x) nogil
+    int tg_clz64(unsigned long long x) nogil
+
+
 cdef enum:
     NCARDS = 98
     MAXP = 5
@@ -103,18 +118,14 @@ cdef inline bint legal(int pile, int top, int c) noexcept nogil:
 
 
 cdef inline int num_gap(int pile, int top, int c) noexcept nogil:
-    """Plain numeric gap of a legal play; a backward-10 play counts as -10; BIG if illegal."""
-    if pile < 2:
-        if c > top:
-            return c - top
-        if c == top - 10:
-            return -10
-        return BIG
-    if c < top:
-        return top - c
-    if c == top + 10:
-        return -10
-    return BIG
+    """Plain numeric gap of a legal play; a backward-10 play counts as -10; BIG if illegal.
+
+    Written branch-free (the distance in the pile's direction decides everything) because this is
+    the innermost test of the simple strategies.
+    """
+    cdef int d = c - top if pile < 2 else top - c
+    cdef int gap = d if d > 0 else BIG
+    return -10 if d == -10 else gap
 
 
 # ---------------------------------------------------------------------------------------------
@@ -155,36 +166,115 @@ cdef int feasible_turn(Game* g, int p, int need, int* oc, int* op) noexcept nogi
 # greedy / reach / signal
 # ---------------------------------------------------------------------------------------------
 
+# A hand as a 128-bit set of cards (two words) makes "smallest card above the top" one bit scan.
+
+cdef inline bint has_card(uint64_t lo, uint64_t hi, int c) noexcept nogil:
+    if c < 64:
+        return (lo >> c) & 1
+    return (hi >> (c - 64)) & 1
+
+
+cdef inline int next_above(uint64_t lo, uint64_t hi, int t) noexcept nogil:
+    """Smallest card > t in the set, or -1."""
+    cdef int x = t + 1
+    cdef uint64_t m
+    if x < 64:
+        m = lo >> x
+        if m:
+            return x + tg_ctz64(m)
+        x = 64
+    x -= 64
+    if x >= 64:
+        return -1
+    m = hi >> x
+    if m:
+        return 64 + x + tg_ctz64(m)
+    return -1
+
+
+cdef inline int prev_below(uint64_t lo, uint64_t hi, int t) noexcept nogil:
+    """Largest card < t in the set, or -1."""
+    cdef int x = t - 1
+    cdef uint64_t m
+    if x >= 64:
+        m = hi if x - 64 >= 63 else hi & ((<uint64_t>1 << (x - 64 + 1)) - 1)
+        if m:
+            return 64 + 63 - tg_clz64(m)
+        x = 63
+    if x < 0:
+        return -1
+    m = lo if x >= 63 else lo & ((<uint64_t>1 << (x + 1)) - 1)
+    if m:
+        return 63 - tg_clz64(m)
+    return -1
+
+
+cdef inline void hand_mask(const int* hand, int n, uint64_t* lo, uint64_t* hi) noexcept nogil:
+    cdef int i, c
+    lo[0] = 0
+    hi[0] = 0
+    for i in range(n):
+        c = hand[i]
+        if c < 64:
+            lo[0] |= <uint64_t>1 << c
+        else:
+            hi[0] |= <uint64_t>1 << (c - 64)
+
+
+cdef inline int pile_best(uint64_t lo, uint64_t hi, int k, int t, int* card) noexcept nogil:
+    """Best card of a hand for pile k (top t): its 10-jump (gap -10) if held, else the nearest
+    card in the pile's direction (gap = distance); BIG if none."""
+    cdef int j, f
+    if k < 2:
+        j = t - 10
+        if j >= 2 and has_card(lo, hi, j):
+            card[0] = j
+            return -10
+        f = next_above(lo, hi, t)
+        if f < 0:
+            return BIG
+        card[0] = f
+        return f - t
+    j = t + 10
+    if j <= 99 and has_card(lo, hi, j):
+        card[0] = j
+        return -10
+    f = prev_below(lo, hi, t)
+    if f < 0:
+        return BIG
+    card[0] = f
+    return t - f
+
+
 cdef void signal_piles(Game* g, int p, double sig, int* marked) noexcept nogil:
     """Piles some team mate asked not to play on: he holds its 10-jump or a card within ``sig``."""
-    cdef int q, i, k, c, t, gap
+    cdef int q, k, gap, c
+    cdef uint64_t lo, hi
     for k in range(4):
         marked[k] = 0
     for q in range(g.players):
-        if q == p:
+        if q == p or g.nh[q] == 0:
             continue
-        for i in range(g.nh[q]):
-            c = g.hands[q * MAXH + i]
-            for k in range(4):
-                t = g.piles[k]
-                gap = num_gap(k, t, c)
-                if gap == -10 or (gap != BIG and gap <= sig):
-                    marked[k] = 1
+        hand_mask(&g.hands[q * MAXH], g.nh[q], &lo, &hi)
+        for k in range(4):
+            gap = pile_best(lo, hi, k, g.piles[k], &c)
+            if gap == -10 or (gap != BIG and gap <= sig):
+                marked[k] = 1
 
 
 cdef int heuristic_turn(Game* g, const Variant* v, const Strategy* s, int p, int required,
                         int* oc, int* op) noexcept nogil:
+    """greedy / reach / signal.  Among all legal (card, pile) plays take the smallest gap (ties:
+    smaller card, then lower pile) -- per pile only its nearest card or its 10-jump can be best."""
     cdef int tops[4]
-    cdef int used[MAXH]
     cdef int pen[4]
     cdef int marked[4]
-    cdef int n = 0, i, k, c, gap, best_gap, bi, bk
+    cdef int n = 0, k, c, gap, best_gap, bc, bk
     cdef int nh = g.nh[p]
-    cdef int* hand = &g.hands[p * MAXH]
+    cdef uint64_t lo, hi
     cdef double limit
+    hand_mask(&g.hands[p * MAXH], nh, &lo, &hi)
     memcpy(tops, g.piles, 4 * sizeof(int))
-    for i in range(MAXH):
-        used[i] = 0
     for k in range(4):
         pen[k] = 0
     if s.kind == S_SIGNAL:
@@ -200,48 +290,42 @@ cdef int heuristic_turn(Game* g, const Variant* v, const Strategy* s, int p, int
         limit = s.p[P_ENDGAME]
     while n < nh:
         best_gap = BIG
-        bi = -1
+        bc = BIG
         bk = -1
-        for i in range(nh):
-            if used[i]:
+        for k in range(4):
+            gap = pile_best(lo, hi, k, tops[k], &c)
+            if gap == BIG:
                 continue
-            c = hand[i]
-            for k in range(4):
-                gap = num_gap(k, tops[k], c)
-                if gap == BIG:
-                    continue
-                if gap > 0:
-                    gap += pen[k]
-                if gap < best_gap:
-                    best_gap = gap
-                    bi = i
-                    bk = k
-        if bi < 0:
+            if gap > 0:
+                gap += pen[k]
+            if gap < best_gap or (gap == best_gap and c < bc):
+                best_gap = gap
+                bc = c
+                bk = k
+        if bk < 0:
             break
         if n >= required and best_gap > limit:
             break
-        used[bi] = 1
-        tops[bk] = hand[bi]
-        oc[n] = hand[bi]
+        if bc < 64:
+            lo &= ~(<uint64_t>1 << bc)
+        else:
+            hi &= ~(<uint64_t>1 << (bc - 64))
+        tops[bk] = bc
+        oc[n] = bc
         op[n] = bk
         n += 1
     if n >= required and (v.fire_lo | v.fire_hi):
         # cover a fire card left by the previous turn if we still can
         for k in range(4):
             if g.fire_turn[k] >= 0 and g.fire_turn[k] < g.turn and tops[k] == g.piles[k]:
-                best_gap = BIG
-                bi = -1
-                for i in range(nh):
-                    if used[i]:
-                        continue
-                    gap = num_gap(k, tops[k], hand[i])
-                    if gap < best_gap:
-                        best_gap = gap
-                        bi = i
-                if bi >= 0:
-                    used[bi] = 1
-                    tops[k] = hand[bi]
-                    oc[n] = hand[bi]
+                gap = pile_best(lo, hi, k, tops[k], &c)
+                if gap != BIG:
+                    if c < 64:
+                        lo &= ~(<uint64_t>1 << c)
+                    else:
+                        hi &= ~(<uint64_t>1 << (c - 64))
+                    tops[k] = c
+                    oc[n] = c
                     op[n] = k
                     n += 1
     return n
