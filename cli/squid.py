@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import click
-from solver.cli.options import monte_carlo_options, parse_int_list, run_and_report
 
+from solver.cli.options import monte_carlo_options, parse_int_list, run_and_report
 from solver.errors import SolverError
 from solver.montecarlo.output import write_text_atomic
 from solver.squid.params import DEFAULT_FILE, engine_dict, load_params, parse_sweep, with_value

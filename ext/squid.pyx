@@ -81,7 +81,7 @@ cdef struct Params:
     int sq_fields
     int sq_max_rounds
     # policy tables
-    double rl_eq[128][5]
+    double rl_eq[128][8][5]     # [doll cards left][tokens in the stack, max 7][card]
     double br_eq[32][5]
     double tug_eq[8][8][5]
     double sq_eq[4]
@@ -136,8 +136,9 @@ cdef inline int popcount(int m) noexcept nogil:
 
 # ----------------------------------------------------------------------------- 1 red light
 
-cdef int rl_choose(Game* g, int p, int pos, int rem) noexcept nogil:
-    """Number card 0-4 for seat p, its stack at field pos, doll cards rem (bitmask) not yet seen."""
+cdef int rl_choose(Game* g, int p, int pos, int cnt, int rem) noexcept nogil:
+    """Number card 0-4 for seat p with cnt tokens stacked on field pos; rem: the doll cards
+    (bitmask) not yet revealed in this pass through the deck."""
     cdef Params* prm = g.prm
     cdef int pol = g.pol[p], n, i, ncard = 0, best = 0
     cdef int crossed[5]
@@ -145,7 +146,7 @@ cdef int rl_choose(Game* g, int p, int pos, int rem) noexcept nogil:
     if pol == POL_RANDOM:
         return <int>rng_below(&g.rng, 5)
     if pol == POL_EQ:
-        return sample(&g.rng, &prm.rl_eq[rem][0], 5)
+        return sample(&g.rng, &prm.rl_eq[rem][cnt if cnt < 7 else 7][0], 5)
     penalty = prm.rl_penalty_careful if pol == POL_CAREFUL else prm.rl_penalty_bold
     for n in range(5):
         crossed[n] = 0
@@ -234,7 +235,7 @@ cdef void red_light(Game* g) noexcept nogil:
         for i in range(idx, prm.n_doll):
             rem |= 1 << deck[i]
         for p in range(P):
-            card[p] = rl_choose(g, p, pos[p], rem) if cnt[p] > 0 else -1
+            card[p] = rl_choose(g, p, pos[p], cnt[p], rem) if cnt[p] > 0 else -1
         rl_resolve(g, g.start, pos, cnt, done, card, prm.doll_mask[deck[idx]])
         idx += 1
         rounds += 1
@@ -1188,12 +1189,13 @@ cdef void fill_params(Params* prm, dict d) except *:
     prm.sq_tri = d["sq_tri"]
     prm.sq_fields = d["sq_fields"]
     prm.sq_max_rounds = d["sq_max_rounds"]
-    rl = np.ascontiguousarray(d["rl_eq"], dtype=np.float64).reshape(128, 5)
+    rl = np.ascontiguousarray(d["rl_eq"], dtype=np.float64).reshape(128, 8, 5)
     br = np.ascontiguousarray(d["br_eq"], dtype=np.float64).reshape(32, 5)
     tg = np.ascontiguousarray(d["tug_eq"], dtype=np.float64).reshape(8, 8, 5)
     for i in range(128):
-        for k in range(5):
-            prm.rl_eq[i][k] = rl[i, k]
+        for j in range(8):
+            for k in range(5):
+                prm.rl_eq[i][j][k] = rl[i, j, k]
     for i in range(32):
         for k in range(5):
             prm.br_eq[i][k] = br[i, k]
@@ -1343,13 +1345,13 @@ def t_red_light_round(dict params, pols, pos, cnt, cards, int doll_mask, uint64_
     return [cpos[p] for p in range(P)], [ccnt[p] for p in range(P)], [cdone[p] for p in range(P)]
 
 
-def t_red_light_choice(dict params, int policy, int pos, int remaining_mask, uint64_t seed=1):
-    """The number card a seat with the given policy plays from field pos."""
+def t_red_light_choice(dict params, int policy, int pos, int remaining_mask, int cnt=1, uint64_t seed=1):
+    """The number card a seat with the given policy and cnt tokens plays from field pos."""
     cdef Params prm
     cdef Game g
     fill_params(&prm, params)
     init_game(&g, &prm, 3, [policy, 0, 0], seed)
-    return rl_choose(&g, 0, pos, remaining_mask)
+    return rl_choose(&g, 0, pos, cnt, remaining_mask)
 
 
 def t_tug_outcome(int nl, int nr, int suml, int sumr, int zeros, int tie_survive):

@@ -334,3 +334,25 @@ def test_simulate_block_agrees_with_trace_and_is_reproducible():
 def test_first_sub_game_never_seen_more_than_seven():
     surv, rounds, _ = eng.play_subgame(ENGINE, [RANDOM] * 3, [7, 7, 7], 0, 3)
     assert all(0 <= s <= 7 for s in surv) and 1 <= rounds <= 7 * ENGINE["timer_steps"]
+
+
+# ----------------------------------------------------------------------------- equilibrium tables
+
+def test_equilibrium_tables_solve_the_small_games():
+    from solver.squid.equilibrium import solve_zero_sum, squid_matrix, tug_marginal
+
+    # one token against one: a lone 0 makes the lower sum win, so 0 beats every card
+    assert tug_marginal(1, 1, False).round(6).tolist() == [1.0, 0.0, 0.0, 0.0, 0.0]
+    # defence / stab / push are rock-paper-scissors; moving while contested is never played
+    x, v = solve_zero_sum(squid_matrix(0.3))
+    assert np.allclose(x, [1 / 3, 1 / 3, 1 / 3, 0]) and abs(v) < 1e-9
+    # a random 3x3 zero-sum game: the solution guarantees its value against every column
+    a = np.random.default_rng(1).normal(size=(3, 3))
+    x, v = solve_zero_sum(a)
+    assert (x @ a >= v - 1e-9).all() and abs(x.sum() - 1) < 1e-9
+
+
+def test_equilibrium_red_light_uses_the_table():
+    rem = 1 << ENGINE["doll_masks"].index((1 << 0) | (1 << 4))
+    assert ENGINE["rl_eq"][rem][7] == pytest.approx([0, 0, 0, 1, 0], abs=1e-9)
+    assert {eng.t_red_light_choice(ENGINE, EQ, 0, rem, 7, s) for s in range(20)} == {3}

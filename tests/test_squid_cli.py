@@ -5,8 +5,8 @@ from __future__ import annotations
 import csv
 
 import pytest
-from solver.cli.main import main
 
+from solver.cli.main import main
 from solver.errors import SolverError
 from solver.squid.params import load_params, parse_sweep, with_value
 

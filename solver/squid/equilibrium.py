@@ -5,9 +5,11 @@ programming (OR-Tools GLOP).  The n-player situations are reduced to "me against
 representative opponent" (or one side against the other) with a simplified payoff; the
 weights are in the ``[equilibrium]`` section of the parameter file.  See docs/squid.md.
 
-* red light: for each set of doll cards still in the deck (card counting), a 5x5 game between
-  two players' number cards; a crossed-out number costs a token, a safe number n gains
-  ``n * field_value``, an unpunished 0 removes an opponent token with ``push_chance``.
+* red light: for each set of doll cards still in the deck (card counting) and each stack size
+  c (1-7), a 5x5 game between two players' number cards; a crossed-out number costs a token, a
+  safe number n gains ``n * field_value * c / (track_length + 1)`` tokens (the whole stack must
+  cross the line before the timer runs out), an unpunished 0 removes an opponent token with
+  ``push_chance``.
 * glass bridge: for each hand (cards not yet used), a game in which the token that goes
   further steps on fresh tiles first (risk ``cracked / tiles`` per new tile).
 * tug of war: for each pair of side sizes (a, b), a team game in which each side chooses a
@@ -119,14 +121,21 @@ def squid_matrix(move_value: float) -> np.ndarray:
     ])
 
 
-@lru_cache(maxsize=64)
-def _tables(key: tuple) -> dict[str, Any]:
-    (masks, rl_fv, rl_q, br_fv, br_q, crack_rate, cap, tie_survive, sq_m) = key
-    rl = np.full((128, 5), 0.2)
+@lru_cache(maxsize=16)
+def _red_light_table(masks: tuple[int, ...], field_value: float, push_chance: float, track: int) -> list:
+    rl = np.full((128, 8, 5), 0.2)
     n = len(masks)
     for rem in range(1, 1 << n):
         left = [masks[i] for i in range(n) if rem >> i & 1]
-        rl[rem], _ = solve_zero_sum(red_light_matrix(left, rl_fv, rl_q))
+        for cnt in range(1, 8):
+            rl[rem, cnt], _ = solve_zero_sum(red_light_matrix(left, field_value * cnt / (track + 1),
+                                                              push_chance))
+    return rl.tolist()
+
+
+@lru_cache(maxsize=16)
+def _other_tables(key: tuple) -> dict[str, Any]:
+    (br_fv, br_q, crack_rate, cap, tie_survive, sq_m) = key
     br = np.full((32, 5), 0.2)
     for hand in range(1, 32):
         probs, _ = solve_zero_sum(bridge_matrix(hand, br_fv, crack_rate, br_q))
@@ -138,7 +147,7 @@ def _tables(key: tuple) -> dict[str, Any]:
         for b in range(max(1, a - 1), min(cap, a + 1) + 1):
             tug[a, b] = tug_marginal(a, b, tie_survive)
     sq, _ = solve_zero_sum(squid_matrix(sq_m))
-    return {"rl_eq": rl.tolist(), "br_eq": br.tolist(), "tug_eq": tug.tolist(), "sq_eq": sq.tolist()}
+    return {"br_eq": br.tolist(), "tug_eq": tug.tolist(), "sq_eq": sq.tolist()}
 
 
 def tables(p: dict[str, Any]) -> dict[str, Any]:
@@ -146,11 +155,13 @@ def tables(p: dict[str, Any]) -> dict[str, Any]:
     eq = p["equilibrium"]
     br = p["glass_bridge"]
     key = (
-        tuple(sum(1 << n for n in card) for card in p["red_light"]["doll_cards"]),
-        float(eq["red_light_field_value"]), float(eq["red_light_push_chance"]),
         float(eq["bridge_field_value"]), float(eq["bridge_push_chance"]),
         br["cracked"] / br["tiles"],
         p["tug_of_war"]["side_capacity"], p["tug_of_war"]["tie"] == "both_survive",
         float(eq["squid_move_value"]),
     )
-    return _tables(key)
+    out = dict(_other_tables(key))
+    out["rl_eq"] = _red_light_table(tuple(sum(1 << n for n in card) for card in p["red_light"]["doll_cards"]),
+                                    float(eq["red_light_field_value"]), float(eq["red_light_push_chance"]),
+                                    p["red_light"]["track_length"])
+    return out
