@@ -57,6 +57,8 @@ cdef int o_w[MAXORIENT]
 cdef int o_h[MAXORIENT]
 cdef int o_dx[MAXORIENT][MAXCELLS]
 cdef int o_dy[MAXORIENT][MAXCELLS]
+cdef int o_pdx[MAXORIENT][MAXCELLS]              # cells padded to 5 by repeating the first one
+cdef int o_pdy[MAXORIENT][MAXCELLS]              # (AND / OR are idempotent: the scan is unrolled)
 cdef uint64_t o_rows[MAXORIENT][MAXCELLS]       # cell rows, bit dx
 cdef uint64_t o_halo[MAXORIENT][MAXCELLS + 2]   # cells + edge neighbours, rows -1..h, bit dx + 1
 cdef uint64_t o_diag[MAXORIENT][MAXCELLS + 2]   # corner-only neighbours, rows -1..h, bit dx + 1
@@ -93,6 +95,9 @@ def _build_tables():
                 o_dx[o][i] = x
                 o_dy[o][i] = y
                 o_rows[o][y] |= (<uint64_t>1) << x
+            for i in range(MAXCELLS):
+                o_pdx[o][i] = shape[i if i < len(shape) else 0][0]
+                o_pdy[o][i] = shape[i if i < len(shape) else 0][1]
             halo = set()
             for (x, y) in cells:
                 for (a, b) in ((x, y), (x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
@@ -156,8 +161,9 @@ cdef int scan(const State* s, int k, uint16_t* out, int stop_at_first) noexcept 
     cdef int H = s.height, W = s.width
     cdef int per = 64 // W
     cdef uint32_t ar = 0
-    cdef int r, i, j, h, p, o, oend, n = 0, nc, base, r0
-    cdef uint64_t a, rowmask
+    cdef int r, j, h, p, o, oend, n = 0, base, r0
+    cdef int x0, x1, x2, x3, x4, y0, y1, y2, y3, y4
+    cdef uint64_t a, rowmask, vmask
     cdef uint64_t pf[MAXROWS]
     cdef uint64_t pa[MAXROWS]
     cdef uint64_t valid[6]
@@ -195,18 +201,26 @@ cdef int scan(const State* s, int k, uint16_t* out, int stop_at_first) noexcept 
         oend = o + p_count[p]
         while o < oend:
             rows = rm[o_h[o]]
-            nc = o_ncells[o]
+            x0 = o_pdx[o][0]
+            x1 = o_pdx[o][1]
+            x2 = o_pdx[o][2]
+            x3 = o_pdx[o][3]
+            x4 = o_pdx[o][4]
+            y0 = o_pdy[o][0]
+            y1 = o_pdy[o][1]
+            y2 = o_pdy[o][2]
+            y3 = o_pdy[o][3]
+            y4 = o_pdy[o][4]
+            vmask = valid[o_w[o]]
             while rows:
                 r0 = blk_ctz(rows)
                 rows &= ~(group << r0)
-                a = 0
-                for i in range(nc):
-                    a |= pa[r0 + o_dy[o][i]] >> o_dx[o][i]
+                a = ((pa[r0 + y0] >> x0) | (pa[r0 + y1] >> x1) | (pa[r0 + y2] >> x2)
+                     | (pa[r0 + y3] >> x3) | (pa[r0 + y4] >> x4))
                 if a == 0:
                     continue
-                a &= valid[o_w[o]]
-                for i in range(nc):
-                    a &= pf[r0 + o_dy[o][i]] >> o_dx[o][i]
+                a &= (vmask & (pf[r0 + y0] >> x0) & (pf[r0 + y1] >> x1) & (pf[r0 + y2] >> x2)
+                      & (pf[r0 + y3] >> x3) & (pf[r0 + y4] >> x4))
                 if a == 0:
                     continue
                 if stop_at_first:
