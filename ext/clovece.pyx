@@ -79,6 +79,17 @@ cdef enum:
     C_GLASS = 11
     NCARDKINDS = 12
 
+# drink causes
+cdef enum:
+    D_CAPTURED = 0
+    D_BOTTLE = 1
+    D_PUB = 2
+    D_CARD = 3
+    D_HOME = 4
+    D_START = 5
+    D_TOAST = 6
+    NCAUSES = 7
+
 
 # ====================================================================================================
 # classic
@@ -165,6 +176,29 @@ cdef int c_danger(Classic* g, int p, int a) noexcept nogil:
     return n
 
 
+cdef int c_threat(Classic* g, int p, int a) noexcept nogil:
+    """Threat to field a in 36ths of a turn: opponents 1..6 behind (6 each), 7..12 behind (1 each,
+    they need a 6 first), and an opponent start field while that opponent has pawns waiting (6)."""
+    cdef int q, j, r, dist, n = 0, waiting
+    for q in range(g.np):
+        if q == p:
+            continue
+        waiting = 0
+        for j in range(4):
+            r = g.pos[q][j]
+            if 0 <= r < 40:
+                dist = a - c_abs(g, q, r)
+                if dist < 0:
+                    dist += 40
+                if 1 <= dist <= 12 and r + dist <= 39:
+                    n += 6 if dist <= 6 else 1
+            elif r < 0:
+                waiting = 1
+        if waiting and a == g.start[q]:
+            n += 6
+    return n
+
+
 cdef int c_score(Classic* g, int p, int k, int t, int s) noexcept nogil:
     cdef int r = g.pos[p][k], front, capt = 0, victim = 0, o
     front = r if r < 40 else -3          # runner order: loop pawns by progress, then entering, then home
@@ -179,12 +213,12 @@ cdef int c_score(Classic* g, int p, int k, int t, int s) noexcept nogil:
         return capt * (100000 + victim * 100) + front
     if s == S_CAUTIOUS:
         return -1000 * (c_danger(g, p, c_abs(g, p, t)) if t < 40 else 0) + front
-    # best: cautious about the destination, keen on captures, escapes and reaching the home
+    # best: weighs threats by how likely they hit (see c_threat), escapes them, likes captures
     cdef int sc = front
     if t < 40:
-        sc -= 1000 * c_danger(g, p, c_abs(g, p, t))
+        sc -= 170 * c_threat(g, p, c_abs(g, p, t))
     if 0 <= r < 40:
-        sc += 500 * c_danger(g, p, c_abs(g, p, r))
+        sc += 120 * c_threat(g, p, c_abs(g, p, r))
     if capt:
         sc += 300 + victim * 10
     return sc
@@ -404,7 +438,8 @@ cdef struct NGame:
     int nhome[4]
     int drinks[4]
     int glass[4]
-    int dcause[4][5]    # drinks by cause: captured, Bottle, return to pub, card, home entry of another
+    int dcause[4][NCAUSES]  # drinks by cause: captured, Bottle, return to pub, card, home entry of
+                        # another player's pawn, start of the game, toast to the winner
     int captures
     int black
     int rolls
@@ -544,7 +579,7 @@ cdef void n_effects(NGame* g, int p, int k, int depth) noexcept nogil:
     if f < 0:
         return
     if f == g.bottle:
-        n_drink(g, p, 1, 1)
+        n_drink(g, p, D_BOTTLE, 1)
         behind = b.prv[f]
         g.bottle = behind
         o = g.occ[behind]
@@ -552,10 +587,10 @@ cdef void n_effects(NGame* g, int p, int k, int depth) noexcept nogil:
             q = (o - 1) >> 2
             j = (o - 1) & 3
             if g.pw[q][j].immune == 0:
-                n_to_pub(g, q, j, 1)
+                n_to_pub(g, q, j, D_BOTTLE)
                 g.captures += 1
     if b.kind[f] == K_PIN:
-        n_to_pub(g, p, k, 2)
+        n_to_pub(g, p, k, D_PUB)
     elif b.kind[f] == K_CARD and depth < MAXDEPTH:
         card_fn(g, p, k, depth + 1)
 
@@ -579,7 +614,7 @@ cdef void n_place(NGame* g, int p, int k, Pawn* ns, int depth) noexcept nogil:
     if o != 0:
         q = (o - 1) >> 2
         j = (o - 1) & 3
-        n_to_pub(g, q, j, 0)
+        n_to_pub(g, q, j, D_CAPTURED)
         g.captures += 1
     g.occ[f] = p * 4 + k + 1
     if b.zone[f] == Z_HOME:
@@ -587,9 +622,12 @@ cdef void n_place(NGame* g, int p, int k, Pawn* ns, int depth) noexcept nogil:
             g.nhome[p] += 1
             for q in range(g.np):
                 if q != p:
-                    n_drink(g, q, 4, 1)
+                    n_drink(g, q, D_HOME, 1)
             if g.nhome[p] == 4 and g.winner < 0:
                 g.winner = p
+                for q in range(g.np):
+                    if q != p:
+                        n_drink(g, q, D_TOAST, 1)
         return
     n_effects(g, p, k, depth)
 
@@ -645,10 +683,10 @@ cdef void n_card(NGame* g, int p, int k, int depth) noexcept nogil:
     g.cards[kd] += 1
     f = g.pw[p][k].pos
     if kd == C_DRINK:
-        n_drink(g, p, 3, arg)
+        n_drink(g, p, D_CARD, arg)
         return
     if kd == C_GLASS:
-        n_drink(g, p, 3, 1)
+        n_drink(g, p, D_CARD, 1)
         g.glass[p] += 1
         return
     if kd == C_BLANK:
@@ -666,7 +704,7 @@ cdef void n_card(NGame* g, int p, int k, int depth) noexcept nogil:
         g.pw[p][k].immune = arg
     elif kd == C_RETURN:
         if g.pw[p][k].immune == 0:
-            n_to_pub(g, p, k, 2)
+            n_to_pub(g, p, k, D_PUB)
     elif kd == C_POLICE:
         g.occ[f] = 0
         det = b.police
@@ -751,7 +789,7 @@ cdef void n_bottle(NGame* g, int d) noexcept nogil:
         q = (o - 1) >> 2
         j = (o - 1) & 3
         if g.pw[q][j].immune == 0:
-            n_to_pub(g, q, j, 1)
+            n_to_pub(g, q, j, D_BOTTLE)
             g.captures += 1
 
 
@@ -1018,7 +1056,7 @@ cdef void n_reset(NGame* g) noexcept nogil:
         g.nhome[p] = 0
         g.drinks[p] = 0
         g.glass[p] = 0
-        for k in range(5):
+        for k in range(NCAUSES):
             g.dcause[p][k] = 0
     for k in range(NCARDKINDS):
         g.cards[k] = 0
@@ -1054,7 +1092,7 @@ cdef int n_check(NGame* g) noexcept nogil:
         if nh != g.nhome[p]:
             bad += 1
         tot = 0
-        for c in range(5):
+        for c in range(NCAUSES):
             tot += g.dcause[p][c]
         if tot != g.drinks[p] or g.glass[p] > g.dcause[p][3]:
             bad += 1
@@ -1070,6 +1108,8 @@ cdef int n_play(NGame* g, bint check, int* violations) noexcept nogil:
     """Play one whole game; returns the winner or -1 if abandoned after MAXTURNS turns."""
     cdef int p = 0, i
     n_reset(g)
+    for i in range(g.np):
+        n_drink(g, i, D_START, 1)      # "at the start of every game all players drink"
     for i in range(g.dk.n):
         g.order[i] = i
     # Fisher-Yates shuffle of the deck
@@ -1143,7 +1183,7 @@ def napij_simulate(CompiledBoard board, int nplayers, seats, strategies, uint64_
     drinks = np.zeros(nplayers, dtype=np.float64)
     drinks_sq = np.zeros(nplayers, dtype=np.float64)
     glass = np.zeros(nplayers, dtype=np.float64)
-    causes = np.zeros((nplayers, 5), dtype=np.float64)
+    causes = np.zeros((nplayers, NCAUSES), dtype=np.float64)
     cards = np.zeros(NCARDKINDS, dtype=np.int64)
     cdef long long[::1] vw = wins
     cdef double[::1] vd = drinks
@@ -1166,7 +1206,7 @@ def napij_simulate(CompiledBoard board, int nplayers, seats, strategies, uint64_
                 vd[p] += g.drinks[p]
                 vd2[p] += <double>g.drinks[p] * g.drinks[p]
                 vg[p] += g.glass[p]
-                for c in range(5):
+                for c in range(NCAUSES):
                     vc[p, c] += g.dcause[p][c]
             for c in range(NCARDKINDS):
                 vk[c] += g.cards[c]
@@ -1304,7 +1344,7 @@ cdef class NapijTable:
             "bottle": g.bottle,
             "drinks": [g.drinks[p] for p in range(g.np)],
             "glass": [g.glass[p] for p in range(g.np)],
-            "causes": [[g.dcause[p][k] for k in range(5)] for p in range(g.np)],
+            "causes": [[g.dcause[p][k] for k in range(NCAUSES)] for p in range(g.np)],
             "home": [g.nhome[p] for p in range(g.np)],
             "winner": g.winner,
             "captures": g.captures,

@@ -32,6 +32,8 @@ def test_random_play_keeps_every_invariant(players: int, lineup: str) -> None:
     assert np.allclose(r["drinks"], r["drink_causes"].sum(axis=1))
     assert (r["glass"] <= r["drink_causes"][:, 3]).all()
     assert r["cards"][11] == r["glass"].sum()              # finish-your-glass cards drawn
+    assert (r["drink_causes"][:, 5] == games).all()         # everyone drinks at the start
+    assert r["drink_causes"][:, 6].sum() == games * (players - 1)   # the losers toast the winner
     assert 0 < r["black_games"] <= games
 
 

@@ -12,7 +12,7 @@ DECK = load_deck()
 CB = CompiledBoard(BOARD.arrays, DECK.arrays())
 F = BOARD.index
 PUB = -1
-CAUSE = {"captured": 0, "bottle": 1, "pub": 2, "card": 3, "home": 4}
+CAUSE = {"captured": 0, "bottle": 1, "pub": 2, "card": 3, "home": 4, "start": 5, "toast": 6}
 
 
 def table(strategies=("runner", "runner"), seed=1, board=CB) -> NapijTable:
@@ -83,6 +83,7 @@ def test_six_then_four_cannot_bring_in_a_pawn_missing_four() -> None:
     assert pos(t, 0, 0) == F("L37") and t.state()["winner"] == -1
     t.play_dice(0, [4])
     assert pos(t, 0, 0) == F("H0.1") and t.state()["winner"] == 0
+    assert cause(t, 1, "home") == 1 and cause(t, 1, "toast") == 1 and cause(t, 0, "toast") == 0
 
 
 def test_split_or_sum_only() -> None:

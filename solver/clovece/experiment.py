@@ -13,7 +13,7 @@ from solver.montecarlo.experiment import Experiment, Tally
 from solver.montecarlo.stats import mean_columns, proportion_columns, wilson_interval
 
 #: drink causes as counted by the engine, in its order
-DRINK_CAUSES = ("captured", "bottle", "pub", "card", "home")
+DRINK_CAUSES = ("captured", "bottle", "pub", "card", "home", "start", "toast")
 
 
 @functools.lru_cache(maxsize=8)
