@@ -54,34 +54,30 @@ class RefPosition:
                    for n in ((x - 1, y - 1), (x + 1, y - 1), (x - 1, y + 1), (x + 1, y + 1)))
 
     def legal_moves(self, colour: int) -> set[tuple[str, frozenset]]:
-        """Every legal move: candidate placements cover a first cell or a cell diagonal to the
-        colour's own pieces, and each candidate is checked with :meth:`is_legal`."""
-        if not self.placed[colour]:
-            targets = set(self.first_cells[colour])
-        else:
-            targets = set()
-            for (x, y), k in self.board.items():
-                if k == colour:
-                    for n in ((x - 1, y - 1), (x + 1, y - 1), (x - 1, y + 1), (x + 1, y + 1)):
-                        if self.on_board(*n) and n not in self.board:
-                            targets.add(n)
+        """Every legal move.  From the rules: a cell is *blocked* if occupied or edge-adjacent to
+        the colour, a *corner* cell is diagonal to the colour (or a first cell before its first
+        move); a move covers only unblocked board cells and at least one corner cell.  Candidates
+        are all placements covering a corner cell (:meth:`legal_moves_brute_force` tries all)."""
         own = self.own_cells(colour)
+        blocked = set(self.board)
+        for x, y in own:
+            blocked.update(((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)))
+        if not self.placed[colour]:
+            corner = set(self.first_cells[colour])
+        else:
+            corner = {n for x, y in own for n in ((x - 1, y - 1), (x + 1, y - 1), (x - 1, y + 1), (x + 1, y + 1))}
+        corner = {c for c in corner if self.on_board(*c) and c not in blocked}
+        w, h = self.width, self.height
         out = set()
-        seen = set()
         for piece in PIECES:
             if piece.name in self.placed[colour]:
                 continue
-            for o, shape in enumerate(piece.orientations):
-                for tx, ty in targets:
-                    for dx, dy in shape:
-                        key = (o, tx - dx, ty - dy)
-                        if key in seen:
-                            continue
-                        seen.add(key)
-                        cells = [(tx - dx + x, ty - dy + y) for x, y in shape]
-                        if self.is_legal(colour, cells, own):
-                            out.add((piece.name, frozenset(cells)))
-            seen.clear()
+            for shape in piece.orientations:
+                anchors = {(tx - dx, ty - dy) for tx, ty in corner for dx, dy in shape}
+                for ax, ay in anchors:
+                    cells = [(ax + x, ay + y) for x, y in shape]
+                    if all(0 <= x < w and 0 <= y < h and (x, y) not in blocked for x, y in cells):
+                        out.add((piece.name, frozenset(cells)))
         return out
 
     def legal_moves_brute_force(self, colour: int) -> set[tuple[str, frozenset]]:
