@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+
 from solver.cli.options import histogram_rows, monte_carlo_options, parse_int_list, run_and_report
 
 

@@ -68,6 +68,7 @@ cdef enum:
     Q_FIRE = 10     # cost of leaving a fresh fire card on a pile
     Q_MARGIN = 11   # forced plays: only moves within this many skips of the cheapest are searched
     Q_JUMP = 12     # bonus for each kept hand card that is a 10-jump on some pile
+    Q_OWN = 13      # extra weight (x acceptance weight) of the cards kept in one's own hand
 
 
 cdef struct Variant:
@@ -361,6 +362,7 @@ cdef struct Plan:
     double fire_pen
     double jump
     double margin
+    double own
     uint64_t fire_lo
     uint64_t fire_hi
 
@@ -423,6 +425,10 @@ cdef void plan_eval(Plan* P) noexcept nogil:
             a = acceptance(P.tops, x)
             if a < 4:
                 v -= P.w[a] - P.w[a + 1]
+    if P.own != 0.0:
+        for i in range(P.n):
+            if not (P.used >> i) & 1:
+                v += P.own * P.w[acceptance(P.tops, P.cards[i])]
     if P.jump != 0.0:
         for i in range(P.n):
             if (P.used >> i) & 1:
@@ -539,6 +545,7 @@ cdef int planner_turn(Game* g, const Variant* v, const Strategy* s, int p, int r
     P.fire_pen = s.p[Q_FIRE]
     P.jump = s.p[Q_JUMP]
     P.margin = s.p[Q_MARGIN]
+    P.own = s.p[Q_OWN]
     P.fire_lo = v.fire_lo
     P.fire_hi = v.fire_hi
     for k in range(4):

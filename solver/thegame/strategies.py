@@ -38,7 +38,7 @@ class StrategyType:
 
 
 _PLANNER_PARAMS = ("dead", "w1", "w2", "w3", "extra", "maxx", "eextra", "emaxx",
-                   "sig", "sigpen", "fire", "margin", "jump")
+                   "sig", "sigpen", "fire", "margin", "jump", "own")
 
 STRATEGIES: dict[str, StrategyType] = {
     "greedy": StrategyType(
@@ -55,10 +55,10 @@ STRATEGIES: dict[str, StrategyType] = {
     "planner": StrategyType(
         "planner", 3, _PLANNER_PARAMS,
         {"dead": 20.0, "w1": 2.0, "w2": 0.5, "w3": 0.1, "extra": -0.5, "maxx": 3.0, "eextra": 0.5,
-         "emaxx": 3.0, "sig": 1.0, "sigpen": 2.0, "fire": 20.0, "margin": 10.0, "jump": 0.0},
+         "emaxx": 3.0, "sig": 1.0, "sigpen": 2.0, "fire": 20.0, "margin": 12.0, "jump": 0.0, "own": 0.5},
         "searches every play sequence of the turn; scores piles by how many piles still accept each "
         "live card, plus signals and fire cards",
-        by_players={1: {"extra": -0.25, "margin": 12.0}}),
+        by_players={1: {"extra": -0.25, "own": 0.0}, 4: {"sigpen": 1.0}, 5: {"sigpen": 1.0}}),
 }
 
 
