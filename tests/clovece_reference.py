@@ -183,3 +183,99 @@ def replay(nplayers: int, seats: list[int], strategies: list[str], events: list[
         player = (player + 1) % nplayers
         tries = None
     return None, captures
+
+
+# ==================================================================================================
+# napij-se: legal single-die moves on a board graph, written from the rules on field ids
+# ==================================================================================================
+
+@dataclass
+class NapijPawn:
+    """A napij-se pawn: field id (None = pub) and the state the rules give it."""
+
+    field: str | None = None
+    held: bool = False        # blocked in the police cell / swamp / forest until a 6
+    immune: int = 0
+    bdir: int = 1             # direction on the Black path: +1 toward "next", -1 toward "prev"
+    inward: bool = False      # in a branch: heading for the holding field
+    ready: bool = True        # stopped on its field on an earlier turn
+
+
+class NapijMoves:
+    """Legal single-die moves of napij-se from a board document (the JSON file's contents)."""
+
+    def __init__(self, doc: dict) -> None:
+        self.f = {f["id"]: f for f in doc["fields"]}
+        self.seats = doc["seats"]
+
+    def _next_field(self, seat: int, fid: str, pawn: NapijPawn, first: bool, choice: int) -> str | None:
+        f = self.f[fid]
+        kind, zone = f["kind"], f["zone"]
+        if first:
+            if kind == "crossroads" and zone == "branch":     # stopped there: back toward a holding field
+                pawn.inward = True
+                return f["turn"] if choice else f["next"]
+            if kind == "crossroads" and choice:               # turning onto a shortcut
+                target = f["turn"]
+                if self.f[target]["zone"] == "black":
+                    pawn.bdir = 1 if self.f[target].get("prev") == fid else -1
+                return target
+            if kind == "detour":                              # forced by the arrow
+                pawn.inward = True
+                return f["turn"]
+            if zone == "hold":                                # freed: on the way out
+                pawn.inward = False
+                return f["prev"]
+        if zone == "loop":
+            if self.seats[seat]["arrow"] == fid:
+                return self.seats[seat]["pin"]
+            return f["next"]
+        if zone == "black":
+            return f["next"] if pawn.bdir > 0 else f["prev"]
+        if zone in ("branch", "hold"):
+            return f.get("next") if pawn.inward else f.get("prev")
+        return f.get("next")
+
+    def legal(self, seats: list[int], pawns: list[list[NapijPawn]], p: int, die: int
+              ) -> set[tuple[int, int, int, str]]:
+        """{(pawn, choice, pre6, destination id)} for player p and one die."""
+        where: dict[str, tuple[int, int]] = {}
+        for q, row in enumerate(pawns):
+            for j, pw in enumerate(row):
+                if pw.field is not None and self.f[pw.field]["zone"] != "hold":
+                    where[pw.field] = (q, j)
+
+        def blocked(dest: str) -> bool:
+            if self.f[dest]["zone"] == "hold" or dest not in where:
+                return False
+            q, j = where[dest]
+            return q == p or pawns[q][j].immune > 0
+
+        out = set()
+        seat = seats[p]
+        for k, pw in enumerate(pawns[p]):
+            if pw.field is None:
+                start = self.seats[seat]["start"]
+                if die == 6 and not blocked(start):
+                    out.add((k, 0, 1, start))
+                continue
+            if pw.held:
+                if die == 6:
+                    out.add((k, 0, 1, pw.field))
+                continue
+            f = self.f[pw.field]
+            choices = [0]
+            if f["kind"] == "crossroads" and (f["zone"] == "branch" or pw.ready):
+                choices.append(1)
+            for choice in choices:
+                state = NapijPawn(**pw.__dict__)
+                fid: str | None = pw.field
+                ok = True
+                for i in range(die):
+                    fid = self._next_field(seat, fid, state, i == 0, choice)
+                    if fid is None or (self.f[fid]["zone"] == "home" and fid in where):
+                        ok = False
+                        break
+                if ok and fid is not None and not blocked(fid):
+                    out.add((k, choice, 0, fid))
+        return out

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from solver._ext.clovece import CompiledBoard, NapijTable
 from solver.clovece.board import load_board
 from solver.clovece.deck import CARD_KINDS, compile_deck, load_deck
 from solver.clovece.strategies import SEATS, strategy_ids
+from tests.clovece_reference import NapijMoves, NapijPawn
 
 BOARD = load_board()
 DECK = load_deck()
@@ -394,3 +398,51 @@ def test_bottle_is_announced_only_with_a_pawn_in_play() -> None:
     t.turn(0)                                        # hunter with a pawn in play attacks
     assert t.state()["bottle"] != F("L10")
     assert t.violations() == 0
+
+
+# ---- differential: legal moves vs the pure-Python reference on random positions -------------------
+
+def _random_position(data, players: int):
+    """Pawns anywhere they can be: pub, loop, shortcuts, Black path, branches, holding fields, own home."""
+    import json
+
+    from solver.clovece.board import default_board_path
+
+    doc = json.loads(default_board_path().read_text(encoding="utf-8"))
+    seats = list(SEATS[players])
+    common = [f["id"] for f in doc["fields"] if f["zone"] not in ("pin", "home")]
+    used: set[str] = set()
+    pawns = []
+    for p in range(players):
+        row = []
+        homes = doc["seats"][seats[p]]["home"]
+        for _ in range(4):
+            fid = data.draw(st.sampled_from([None, None, *common, *homes]))
+            zone = BOARD.arrays["zone"][F(fid)] if fid else None
+            if fid is not None and zone != 4 and fid in used:
+                fid = None
+            if fid is not None and zone != 4:
+                used.add(fid)
+            row.append(NapijPawn(
+                field=fid, held=bool(fid and zone == 4 and data.draw(st.booleans())),
+                immune=data.draw(st.sampled_from([0, 0, 0, 2])), bdir=data.draw(st.sampled_from([1, -1])),
+                inward=data.draw(st.booleans()), ready=data.draw(st.booleans())))
+        pawns.append(row)
+    return doc, seats, pawns
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_legal_moves_match_reference_on_random_positions(data) -> None:
+    players = data.draw(st.sampled_from([2, 3, 4]))
+    doc, seats, pawns = _random_position(data, players)
+    t = NapijTable(CB, players, seats, [0] * players, 1)
+    for p, row in enumerate(pawns):
+        for k, pw in enumerate(row):
+            t.place(p, k, F(pw.field) if pw.field else -1, held=pw.held, immune=pw.immune, bdir=pw.bdir,
+                    inward=pw.inward, ready=pw.ready)
+    ref = NapijMoves(doc)
+    p = data.draw(st.integers(0, players - 1))
+    for die in range(1, 7):
+        engine = {(k, c, pre, BOARD.ids[d]) for k, c, pre, d in t.legal(p, die)}
+        assert engine == ref.legal(seats, pawns, p, die), (p, die)
