@@ -303,9 +303,21 @@ def check_game(g, n):
 
 @pytest.mark.parametrize("n", [3, 4, 5, 6])
 def test_conformance_random_play(n):
-    games = eng.trace_games(ENGINE, [RANDOM] * n, 1000 + n, 1500)
-    for g in games:
-        check_game(g, n)
+    for seed in range(600):  # 600 seeds x 2 games per player count
+        for g in eng.trace_games(ENGINE, [RANDOM] * n, 1000 * n + seed, 2):
+            check_game(g, n)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 5), st.integers(3, 6).flatmap(
+    lambda n: st.tuples(st.lists(st.integers(0, 12), min_size=n, max_size=n),
+                        st.lists(st.integers(0, 3), min_size=n, max_size=n))), st.integers(0, 2**32))
+def test_every_sub_game_only_removes_tokens(which, case, seed):
+    active, pols = case
+    surv, rounds, winner = eng.play_subgame(ENGINE, pols, active, which, seed)
+    assert all(0 <= s <= a for s, a in zip(surv, active, strict=True)) and rounds >= 0
+    if which == 5 and sum(active):
+        assert 0 <= winner < len(active)
 
 
 def test_conformance_mixed_policies_and_parameters():

@@ -122,7 +122,7 @@ def squid_matrix(move_value: float) -> np.ndarray:
 
 
 @lru_cache(maxsize=16)
-def _red_light_table(masks: tuple[int, ...], field_value: float, push_chance: float, track: int) -> list:
+def _red_light_table(masks: tuple[int, ...], field_value: float, push_chance: float, track: int) -> np.ndarray:
     rl = np.full((128, 8, 5), 0.2)
     n = len(masks)
     for rem in range(1, 1 << n):
@@ -130,7 +130,8 @@ def _red_light_table(masks: tuple[int, ...], field_value: float, push_chance: fl
         for cnt in range(1, 8):
             rl[rem, cnt], _ = solve_zero_sum(red_light_matrix(left, field_value * cnt / (track + 1),
                                                               push_chance))
-    return rl.tolist()
+    rl.flags.writeable = False
+    return rl
 
 
 @lru_cache(maxsize=16)
@@ -147,7 +148,9 @@ def _other_tables(key: tuple) -> dict[str, Any]:
         for b in range(max(1, a - 1), min(cap, a + 1) + 1):
             tug[a, b] = tug_marginal(a, b, tie_survive)
     sq, _ = solve_zero_sum(squid_matrix(sq_m))
-    return {"br_eq": br.tolist(), "tug_eq": tug.tolist(), "sq_eq": sq.tolist()}
+    for table in (br, tug, sq):
+        table.flags.writeable = False  # cached and shared: read-only
+    return {"br_eq": br, "tug_eq": tug, "sq_eq": sq}
 
 
 def tables(p: dict[str, Any]) -> dict[str, Any]:
