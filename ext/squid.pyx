@@ -84,7 +84,7 @@ cdef struct Params:
     double rl_eq[128][8][5]     # [doll cards left][tokens in the stack, max 7][card]
     double br_eq[32][5]
     double tug_eq[8][8][5]
-    double sq_eq[4]
+    double sq_eq[2][4]          # [a token can enter the head][card]
     double sq_careful[4]
     double sq_bold[4]
 
@@ -916,16 +916,23 @@ cdef int sq_contested(Squid* s, int p) noexcept nogil:
 
 
 cdef int sq_choose_card(Game* g, Squid* s, int p) noexcept nogil:
-    cdef int pol = g.pol[p]
+    """Squid card of seat p: uncontested seats move; a careful/bold seat with a token on the
+    last triangle field moves (into the head); otherwise the policy's mixed strategy."""
+    cdef int pol = g.pol[p], t, head = 0
     if pol == POL_RANDOM:
         return <int>rng_below(&g.rng, 4)
     if not sq_contested(s, p):
         return SQ_MOVE
+    for t in range(s.nt):
+        if s.alive[t] and s.own[t] == p and s.zone[t] == g.prm.sq_tri and s.field[t] >= g.prm.sq_fields:
+            head = 1
+    if pol == POL_EQ:
+        return sample(&g.rng, g.prm.sq_eq[head], 4)
+    if head:
+        return SQ_MOVE
     if pol == POL_CAREFUL:
         return sample(&g.rng, g.prm.sq_careful, 4)
-    if pol == POL_BOLD:
-        return sample(&g.rng, g.prm.sq_bold, 4)
-    return sample(&g.rng, g.prm.sq_eq, 4)
+    return sample(&g.rng, g.prm.sq_bold, 4)
 
 
 cdef int sq_attack(Game* g, Squid* s, int p, const int* card, int kind) noexcept nogil:
@@ -1204,7 +1211,8 @@ cdef void fill_params(Params* prm, dict d) except *:
             for k in range(5):
                 prm.tug_eq[i][j][k] = tg[i, j, k]
     for k in range(4):
-        prm.sq_eq[k] = d["sq_eq"][k]
+        prm.sq_eq[0][k] = d["sq_eq"][0][k]
+        prm.sq_eq[1][k] = d["sq_eq"][1][k]
         prm.sq_careful[k] = d["sq_careful"][k]
         prm.sq_bold[k] = d["sq_bold"][k]
 

@@ -14,7 +14,8 @@ weights are in the ``[equilibrium]`` section of the parameter file.  See docs/sq
   further steps on fresh tiles first (risk ``cracked / tiles`` per new tile).
 * tug of war: for each pair of side sizes (a, b), a team game in which each side chooses a
   multiset of cards; the row side's table gives the marginal chance of each card value.
-* squid: a 4x4 game of defence / stab / push / move between two tokens in the same zone.
+* squid: a 4x4 game of defence / stab / push / move between two tokens in the same zone; a move
+  is worth ``squid_move_value`` tokens, or ``squid_head_value`` when it enters the head.
 * marbles odd/even is matching pennies: hide and guess 50/50 (hard-coded in the engine).
 """
 
@@ -136,7 +137,7 @@ def _red_light_table(masks: tuple[int, ...], field_value: float, push_chance: fl
 
 @lru_cache(maxsize=16)
 def _other_tables(key: tuple) -> dict[str, Any]:
-    (br_fv, br_q, crack_rate, cap, tie_survive, sq_m) = key
+    (br_fv, br_q, crack_rate, cap, tie_survive, sq_m, sq_head) = key
     br = np.full((32, 5), 0.2)
     for hand in range(1, 32):
         probs, _ = solve_zero_sum(bridge_matrix(hand, br_fv, crack_rate, br_q))
@@ -147,7 +148,7 @@ def _other_tables(key: tuple) -> dict[str, Any]:
     for a in range(1, cap + 1):
         for b in range(max(1, a - 1), min(cap, a + 1) + 1):
             tug[a, b] = tug_marginal(a, b, tie_survive)
-    sq, _ = solve_zero_sum(squid_matrix(sq_m))
+    sq = np.vstack([solve_zero_sum(squid_matrix(sq_m))[0], solve_zero_sum(squid_matrix(sq_head))[0]])
     for table in (br, tug, sq):
         table.flags.writeable = False  # cached and shared: read-only
     return {"br_eq": br, "tug_eq": tug, "sq_eq": sq}
@@ -161,7 +162,7 @@ def tables(p: dict[str, Any]) -> dict[str, Any]:
         float(eq["bridge_field_value"]), float(eq["bridge_push_chance"]),
         br["cracked"] / br["tiles"],
         p["tug_of_war"]["side_capacity"], p["tug_of_war"]["tie"] == "both_survive",
-        float(eq["squid_move_value"]),
+        float(eq["squid_move_value"]), float(eq["squid_head_value"]),
     )
     out = dict(_other_tables(key))
     out["rl_eq"] = _red_light_table(tuple(sum(1 << n for n in card) for card in p["red_light"]["doll_cards"]),
