@@ -67,3 +67,30 @@ def check(board, deck) -> None:
         click.echo(f"  seat {s}: start {b.ids[start]}, shortest way home {b.arrays['dist'][s][start]} steps")
     cards = Counter(CARD_KINDS[k] for k in d.kind)
     click.echo(f"deck: {d.name}: {len(d.kind)} cards (" + ", ".join(f"{n} {k}" for k, n in cards.items()) + ")")
+
+
+@group.command()
+@click.option("--variant", "-v", type=click.Choice(["classic", "napij-se"]), default="napij-se",
+              show_default=True, help="Rules.")
+@click.option("--strategies", default="random,runner,hunter,cautious,shortcut,best", show_default=True,
+              help="Strategies to pit against each other.")
+@click.option("--matrix", type=click.Path(dir_okay=False), default=None,
+              help="Also write the matrix: win rate of one S against three X, averaged over S's four seats.")
+@monte_carlo_options(default_games=2000, default_block_size=1000)
+def tournament(variant, strategies, matrix, games, seed, workers, backend, scheduler, block_size, output,
+               fmt, quiet) -> None:
+    """Four players: every strategy S against three copies of every X, S on each seat in turn."""
+    from solver.clovece.experiment import CloveceExperiment, tournament_matrix
+    from solver.clovece.strategies import parse_strategy_list
+
+    names = parse_strategy_list(strategies, len(strategies.split(",")))
+    experiments = []
+    for s in names:
+        for x in names:
+            for seat in range(4):
+                lineup = [x] * 4
+                lineup[seat] = s
+                experiments.append(CloveceExperiment(variant, 4, tuple(lineup)))
+    run_and_report(experiments, games=games, seed=seed, workers=workers, backend=backend,
+                   scheduler=scheduler, block_size=block_size, output=output, fmt=fmt, quiet=quiet,
+                   extra_outputs=[(matrix, lambda r: tournament_matrix(r, names))])

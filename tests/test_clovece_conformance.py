@@ -124,3 +124,17 @@ def test_cli_simulate_and_exit_codes(tmp_path, capsys) -> None:
 def test_check_command_output() -> None:
     result = CliRunner().invoke(app, ["clovece", "check"])
     assert result.exit_code == 0 and "87 fields" in result.output and "32 cards" in result.output
+
+
+def test_cli_tournament_matrix(tmp_path) -> None:
+    matrix = tmp_path / "m.csv"
+    code, _ = _run(["clovece", "tournament", "--variant", "classic", "--strategies", "random,cautious",
+                    "--games", "300", "-j", "1", "-q", "-o", str(tmp_path / "rows.csv"), "--matrix", str(matrix)],
+                   tmp_path)
+    assert code == 0
+    import csv
+
+    rows = {(r["strategy"], r["against"]): float(r["win_rate"]) for r in csv.DictReader(matrix.open())}
+    assert rows[("random", "random")] == 0.25                 # identical lineups share their seeds
+    assert rows[("cautious", "random")] > rows[("random", "cautious")]
+    assert len((tmp_path / "rows.csv").read_text().splitlines()) == 1 + 16 * 4
