@@ -5,10 +5,10 @@ from __future__ import annotations
 import sys
 
 import click
-from solver.cli.options import monte_carlo_options, run_and_report
 
 from solver.blokus.selfplay import SelfPlay, strategies_for
 from solver.blokus.variants import FIRST_MOVE_RULES, VARIANTS, variant_by_name
+from solver.cli.options import monte_carlo_options, run_and_report
 from solver.montecarlo.output import check_writable, write_text_atomic
 from solver.montecarlo.seeding import block_seed
 

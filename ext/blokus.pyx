@@ -388,10 +388,11 @@ cdef class Position:
         self._check_colour(colour)
         cdef uint16_t* buf = <uint16_t*>malloc(MAXLIST * sizeof(uint16_t))
         cdef int n, i
+        cdef int32_t[::1] view
         try:
             n = gen_moves(&self.s, colour, buf)
             out = np.empty(n, dtype=np.int32)
-            view = memoryview(out).cast("B").cast("i")
+            view = out
             for i in range(n):
                 view[i] = buf[i]
         finally:

@@ -7,11 +7,11 @@ import io
 import pickle
 
 import pytest
-from solver.cli.main import main
 
 from solver.blokus.selfplay import SelfPlay, parse_strategy, strategies_for
 from solver.blokus.sgf import read_games, write_game
 from solver.blokus.variants import variant_by_name
+from solver.cli.main import main
 from solver.errors import SolverError
 from solver.montecarlo.runner import run_experiments
 

@@ -1,0 +1,49 @@
+"""Blokus engine benchmarks: uniform-random playouts (the full legal move list is generated at every
+ply and one move drawn uniformly from it) and legal moves listed per second, Classic and Duo.
+
+Run with ``pytest bench/bench_blokus.py --benchmark-only``.  Anchor (Pentobi's C++ generator,
+same kind of playouts, one thread): 4,006 Classic and 11,461 Duo games/s, 41.6 M moves listed/s.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from solver._ext import blokus as ext
+from solver.blokus.game import Game
+from solver.blokus.selfplay import SelfPlay
+
+GAMES = {"classic": 2000, "duo": 5000}
+
+
+@pytest.mark.parametrize("variant", ["classic", "duo"])
+def test_random_playouts(benchmark, variant):
+    start = Game(variant).position
+    n = GAMES[variant]
+    games, placed, listed = benchmark.pedantic(ext.random_playouts, args=(start, 12345, n), rounds=3,
+                                               iterations=1, warmup_rounds=1)
+    mean = benchmark.stats.stats.mean
+    benchmark.extra_info.update(games_per_s=games / mean, moves_listed_per_s=listed / mean,
+                                placements_per_game=placed / games, listed_per_game=listed / games)
+
+
+@pytest.mark.parametrize("variant", ["classic", "duo"])
+def test_legal_moves_listed(benchmark, variant):
+    """Listing the legal moves of a mid-game position (after 8 random placements per colour)."""
+    game = Game(variant)
+    import random
+
+    rnd = random.Random(1)
+    while len(game.moves) < 8 * game.variant.n_colours and not game.is_over:
+        game.play(rnd.choice(game.legal_moves()))
+    k = game.to_play
+    codes = benchmark(game.position.legal_codes, k)
+    benchmark.extra_info.update(moves=len(codes), moves_listed_per_s=len(codes) / benchmark.stats.stats.mean)
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "mc:4:4"])
+def test_selfplay_duo(benchmark, strategy):
+    exp = SelfPlay("duo", strategies=(strategy, "random"))
+    n = 200 if strategy == "greedy" else 10
+    benchmark.pedantic(exp.simulate, args=(7, n), rounds=2, iterations=1)
+    benchmark.extra_info.update(games_per_s=n / benchmark.stats.stats.mean)
