@@ -988,8 +988,8 @@ cdef int sq_move(Game* g, Squid* s, int p) noexcept nogil:
     """Move one own token to an adjacent zone; returns 1 if it entered the head (win)."""
     cdef Params* prm = g.prm
     cdef int t, z, n = 0, k, bt = -1, bz = -1, bestp = -1000, pr
-    cdef int ct[MAXT * 4]
-    cdef int cz[MAXT * 4]
+    cdef int ct[MAXT * MAXZ]
+    cdef int cz[MAXT * MAXZ]
     for t in range(s.nt):
         if not s.alive[t] or s.own[t] != p:
             continue
@@ -998,7 +998,7 @@ cdef int sq_move(Game* g, Squid* s, int p) noexcept nogil:
             cz[n] = -1  # the head
             n += 1
         for z in range(prm.sq_nz):
-            if prm.sq_adj[s.zone[t]][z] and n < MAXT * 4:
+            if prm.sq_adj[s.zone[t]][z]:
                 ct[n] = t
                 cz[n] = z
                 n += 1
@@ -1219,6 +1219,8 @@ cdef void fill_params(Params* prm, dict d) except *:
 
 cdef void init_game(Game* g, Params* prm, int P, pols, uint64_t seed) except *:
     cdef int p
+    if not 1 <= P <= MAXP or any(not 0 <= x <= 3 for x in pols):
+        raise ValueError("1-6 seats with policy ids 0-3 are needed")
     g.P = P
     g.start = 0
     g.prm = prm
@@ -1307,6 +1309,8 @@ def play_subgame(dict params, pols, active, int which, uint64_t seed):
     cdef int P = len(pols), p
     fill_params(&prm, params)
     init_game(&g, &prm, P, list(pols), seed)
+    if len(active) != P or any(not 0 <= a <= 12 for a in active):
+        raise ValueError("one active count 0-12 per seat is needed")
     for p in range(P):
         g.active[p] = active[p]
         g.reserve[p] = 0
