@@ -606,8 +606,8 @@ cdef void n_place(NGame* g, int p, int k, Pawn* ns, int depth) noexcept nogil:
     g.pw[p][k].ready = g.turn
     if old < 0:
         g.pw[p][k].sent = 0
-        if g.bottle < 0:
-            g.bottle = b.prv[b.start[g.seat[p]]]
+        if g.bottle < 0:       # one field behind the first pawn that enters play
+            g.bottle = b.prv[f] if b.zone[f] == Z_LOOP else b.prv[b.start[g.seat[p]]]
     if b.zone[f] == Z_HOLD:
         return
     o = g.occ[f]

@@ -62,6 +62,7 @@ def test_sum_move_passes_start_and_intermediate_fields_without_capturing() -> No
     t.place(1, 1, F("L4"))
     assert t.move(0, 0, 2, pre6=True) == F("L2")      # 6 + 2 as one sum: passes L0
     assert pos(t, 1, 0) == F("L0")
+    assert t.state()["bottle"] == F("L1")            # one field behind the first pawn in play
     t.move(0, 0, 5)                                    # passes the pawn on L4
     assert pos(t, 1, 1) == F("L4") and t.state()["captures"] == 0
     t2 = table()
