@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 
 import click
-from solver.cli import blokus, clovece, puzzle, squid, thegame
 
 from solver import __version__
+from solver.cli import blokus, clovece, puzzle, squid, thegame
 from solver.errors import SolverError
 
 
