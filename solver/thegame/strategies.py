@@ -45,11 +45,11 @@ STRATEGIES: dict[str, StrategyType] = {
         "greedy", 0, (), {},
         "each card onto the pile with the smallest gap, backward-10 moves first, exactly the minimum"),
     "reach": StrategyType(
-        "reach", 1, ("reach", "endgame"), {"reach": 1.0, "endgame": 1.0},
+        "reach", 1, ("reach", "endgame"), {"reach": 2.0, "endgame": 3.0},
         "greedy, then extra cards while the best gap is <= reach (endgame: once the draw pile is empty)"),
     "signal": StrategyType(
         "signal", 2, ("reach", "endgame", "sig", "pen"),
-        {"reach": 1.0, "endgame": 1.0, "sig": 2.0, "pen": 5.0},
+        {"reach": 2.0, "endgame": 10.0, "sig": 1.0, "pen": 10.0},
         "reach + pile signals: mates holding a pile's 10-jump or a card within sig of its top ask to "
         "keep it; others add pen to the gap there"),
     "planner": StrategyType(
