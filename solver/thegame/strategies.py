@@ -6,8 +6,8 @@ short runs, see docs/thegame.md); any parameter given explicitly overrides the d
 
 >>> [s.label for s in parse_strategies("greedy,reach:reach=1,endgame=7,planner")]
 ['greedy', 'reach:reach=1,endgame=7', 'planner']
->>> parse_strategies("reach:reach=2")[0].vector(1)[:2].tolist()
-[2.0, 1.0]
+>>> parse_strategies("reach:endgame=5")[0].vector(1)[:2].tolist()
+[2.0, 5.0]
 """
 
 from __future__ import annotations
