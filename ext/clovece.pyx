@@ -951,6 +951,11 @@ cdef void n_play_dice(NGame* g, int p, int* dice, int nd) noexcept nogil:
         for i in range(nd):
             n = n_single_moves(g, p, dice[i], mk, mc, mp)
             if n == 0:
+                if i == 0 and nd > 1:       # the first die is useless alone: maybe the sum helps
+                    n = n_sum_moves(g, p, total, mk, mc, mp)
+                    if n > 0:
+                        m = rng_below(g.rng, n)
+                        n_do(g, p, mk[m], total - 6 * mp[m], mc[m], mp[m])
                 return
             m = rng_below(g.rng, n) if n > 1 else 0
             n_do(g, p, mk[m], dice[i] - 6 * mp[m], mc[m], mp[m])
@@ -963,6 +968,8 @@ cdef void n_play_dice(NGame* g, int p, int* dice, int nd) noexcept nogil:
     for i in range(nd):
         n = n_single_moves(&seq, p, dice[i], mk, mc, mp)
         if n == 0:
+            if i == 0:
+                seqsc = -2000000000     # no move die by die: any sum move is better than none
             break
         bsc = -2000000000
         for m in range(n):

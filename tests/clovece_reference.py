@@ -236,46 +236,110 @@ class NapijMoves:
             return f.get("next") if pawn.inward else f.get("prev")
         return f.get("next")
 
+    def _where(self, pawns: list[list[NapijPawn]]) -> dict[str, tuple[int, int]]:
+        """Who stands on each ordinary field (holding fields hold any number and are left out)."""
+        return {pw.field: (q, j) for q, row in enumerate(pawns) for j, pw in enumerate(row)
+                if pw.field is not None and self.f[pw.field]["zone"] != "hold"}
+
+    def walk(self, seats: list[int], pawns: list[list[NapijPawn]], p: int, k: int, steps: int, choice: int,
+             pre6: bool) -> NapijPawn | None:
+        """The pawn's state after the move, or None if the move is illegal."""
+        where = self._where(pawns)
+        seat = seats[p]
+        pw = pawns[p][k]
+        state = NapijPawn(**pw.__dict__)
+        if pre6:
+            if pw.field is None:
+                fid: str | None = self.seats[seat]["start"]
+                state.bdir, state.inward, first = 1, False, False
+            elif pw.held:
+                fid, state.held, first = pw.field, False, True
+            else:
+                return None
+        else:
+            if pw.field is None or pw.held or steps <= 0:
+                return None
+            f = self.f[pw.field]
+            if choice and not (f["kind"] == "crossroads" and (f["zone"] == "branch" or pw.ready)):
+                return None
+            fid, first = pw.field, True
+        for _ in range(steps):
+            fid = self._next_field(seat, fid, state, first, choice)
+            first = False
+            if fid is None or (self.f[fid]["zone"] == "home" and fid in where):
+                return None
+        if self.f[fid]["zone"] != "hold":
+            if fid in where:
+                q, j = where[fid]
+                if q == p or pawns[q][j].immune > 0:
+                    return None
+            state.held = False
+        elif steps > 0:
+            state.held = True
+        state.field = fid
+        return state
+
     def legal(self, seats: list[int], pawns: list[list[NapijPawn]], p: int, die: int
               ) -> set[tuple[int, int, int, str]]:
         """{(pawn, choice, pre6, destination id)} for player p and one die."""
-        where: dict[str, tuple[int, int]] = {}
-        for q, row in enumerate(pawns):
-            for j, pw in enumerate(row):
-                if pw.field is not None and self.f[pw.field]["zone"] != "hold":
-                    where[pw.field] = (q, j)
-
-        def blocked(dest: str) -> bool:
-            if self.f[dest]["zone"] == "hold" or dest not in where:
-                return False
-            q, j = where[dest]
-            return q == p or pawns[q][j].immune > 0
-
         out = set()
-        seat = seats[p]
         for k, pw in enumerate(pawns[p]):
-            if pw.field is None:
-                start = self.seats[seat]["start"]
-                if die == 6 and not blocked(start):
-                    out.add((k, 0, 1, start))
+            if pw.field is None or pw.held:
+                if die == 6 and (st := self.walk(seats, pawns, p, k, 0, 0, True)) is not None:
+                    out.add((k, 0, 1, st.field))
                 continue
-            if pw.held:
-                if die == 6:
-                    out.add((k, 0, 1, pw.field))
-                continue
-            f = self.f[pw.field]
-            choices = [0]
-            if f["kind"] == "crossroads" and (f["zone"] == "branch" or pw.ready):
-                choices.append(1)
-            for choice in choices:
-                state = NapijPawn(**pw.__dict__)
-                fid: str | None = pw.field
-                ok = True
-                for i in range(die):
-                    fid = self._next_field(seat, fid, state, i == 0, choice)
-                    if fid is None or (self.f[fid]["zone"] == "home" and fid in where):
-                        ok = False
-                        break
-                if ok and fid is not None and not blocked(fid):
-                    out.add((k, choice, 0, fid))
+            for choice in (0, 1):
+                if (st := self.walk(seats, pawns, p, k, die, choice, False)) is not None:
+                    out.add((k, choice, 0, st.field))
         return out
+
+    def apply(self, seats: list[int], pawns: list[list[NapijPawn]], table: dict, p: int, k: int, steps: int,
+              choice: int, pre6: bool) -> None:
+        """Make a legal move with a deck of blank cards: capture, home entry, Bottle, rolling pin.
+
+        ``table`` holds "bottle" (field id or None), "drinks" {(player, cause): n} and "captures".
+        """
+        state = self.walk(seats, pawns, p, k, steps, choice, pre6)
+        assert state is not None
+        drinks = table["drinks"]
+
+        def drink(q: int, cause: str) -> None:
+            drinks[(q, cause)] = drinks.get((q, cause), 0) + 1
+
+        def to_pub(q: int, j: int, cause: str) -> None:
+            pawns[q][j] = NapijPawn()
+            drink(q, cause)
+
+        was_pub = pawns[p][k].field is None
+        was_home = not was_pub and self.f[pawns[p][k].field]["zone"] == "home"
+        where = self._where(pawns)
+        pawns[p][k] = state
+        fid = state.field
+        zone = self.f[fid]["zone"]
+        if was_pub and table["bottle"] is None:
+            table["bottle"] = self.f[fid]["prev"] if zone == "loop" else \
+                self.f[self.seats[seats[p]]["start"]]["prev"]
+        if zone == "hold":
+            return
+        if fid in where and where[fid] != (p, k):
+            to_pub(*where[fid], "captured")
+            table["captures"] += 1
+        if zone == "home":
+            if not was_home:
+                others = [q for q in range(len(pawns)) if q != p]
+                for q in others:
+                    drink(q, "home")
+                if all(pw.field and self.f[pw.field]["zone"] == "home" for pw in pawns[p]):
+                    for q in others:
+                        drink(q, "toast")
+            return
+        if fid == table["bottle"]:
+            drink(p, "bottle")
+            behind = self.f[fid]["prev"]
+            table["bottle"] = behind
+            victim = self._where(pawns).get(behind)
+            if victim and pawns[victim[0]][victim[1]].immune == 0:
+                to_pub(*victim, "bottle")
+                table["captures"] += 1
+        if self.f[fid]["kind"] == "pin":
+            to_pub(p, k, "pub")

@@ -447,3 +447,50 @@ def test_legal_moves_match_reference_on_random_positions(data) -> None:
     for die in range(1, 7):
         engine = {(k, c, pre, BOARD.ids[d]) for k, c, pre, d in t.legal(p, die)}
         assert engine == ref.legal(seats, pawns, p, die), (p, die)
+
+
+BLANK_CB = CompiledBoard(BOARD.arrays, compile_deck({"cards": [{"card": "blank", "count": 32}]}).arrays())
+CAUSES = ("captured", "bottle", "pub", "card", "home", "start", "toast")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_moves_change_the_position_as_in_the_reference(data) -> None:
+    """A random legal move (single die or a sum) on a random position, with blank cards: the same
+    pawns, Bottle, captures and drinks afterwards."""
+    players = data.draw(st.sampled_from([2, 3, 4]))
+    doc, seats, pawns = _random_position(data, players)
+    loop = [f["id"] for f in doc["fields"] if f["zone"] == "loop"]
+    bottle = data.draw(st.sampled_from([None, *loop]))
+    t = NapijTable(BLANK_CB, players, seats, [0] * players, 1)
+    for p, row in enumerate(pawns):
+        for k, pw in enumerate(row):
+            t.place(p, k, F(pw.field) if pw.field else -1, held=pw.held, immune=pw.immune, bdir=pw.bdir,
+                    inward=pw.inward, ready=pw.ready)
+    t.set_bottle(F(bottle) if bottle else -1)
+    ref = NapijMoves(doc)
+    p = data.draw(st.integers(0, players - 1))
+    steps = data.draw(st.integers(1, 14))
+    moves = [(k, c, pre) for k in range(4) for c in (0, 1) for pre in (0, 1)
+             if ref.walk(seats, pawns, p, k, steps - 6 * pre, c, bool(pre)) is not None
+             and not (pre and steps < 6)]
+    if not moves:
+        return
+    k, c, pre = data.draw(st.sampled_from(moves))
+    table = {"bottle": bottle, "drinks": {}, "captures": 0}
+    ref.apply(seats, pawns, table, p, k, steps - 6 * pre, c, bool(pre))
+    t.move(p, k, steps - 6 * pre, choice=c, pre6=bool(pre))
+    s = t.state()
+    for q, row in enumerate(pawns):
+        for j, pw in enumerate(row):
+            got = s["pawns"][q][j]
+            want = F(pw.field) if pw.field else -1
+            assert got["pos"] == want and got["held"] == pw.held, (q, j, got, pw)
+            if pw.field and BOARD.arrays["zone"][want] in (2, 3, 4):   # Black path, branch, hold
+                assert got["bdir"] == pw.bdir and got["inward"] == pw.inward, (q, j, got, pw)
+    assert s["bottle"] == (F(table["bottle"]) if table["bottle"] else -1)
+    assert s["captures"] == table["captures"]
+    for q in range(players):
+        for ci, name in enumerate(CAUSES):
+            assert s["causes"][q][ci] == table["drinks"].get((q, name), 0), (q, name)
+    assert t.violations() == 0
