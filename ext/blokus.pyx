@@ -161,7 +161,7 @@ cdef int scan(const State* s, int k, uint16_t* out, int stop_at_first) noexcept 
     cdef int H = s.height, W = s.width
     cdef int per = 64 // W
     cdef uint32_t ar = 0
-    cdef int r, j, h, p, o, oend, n = 0, base, r0
+    cdef int r, j, h, p, o, oend, base, r0
     cdef int x0, x1, x2, x3, x4, y0, y1, y2, y3, y4
     cdef uint64_t a, rowmask, vmask
     cdef uint64_t pf[MAXROWS]
@@ -169,6 +169,7 @@ cdef int scan(const State* s, int k, uint16_t* out, int stop_at_first) noexcept 
     cdef uint64_t valid[6]
     cdef uint32_t rm[6]
     cdef uint32_t rows, left, group
+    cdef uint16_t* w = out
     for r in range(H):
         if cs.attach[r]:
             ar |= (<uint32_t>1) << r
@@ -215,23 +216,21 @@ cdef int scan(const State* s, int k, uint16_t* out, int stop_at_first) noexcept 
             while rows:
                 r0 = blk_ctz(rows)
                 rows &= ~(group << r0)
-                a = ((pa[r0 + y0] >> x0) | (pa[r0 + y1] >> x1) | (pa[r0 + y2] >> x2)
-                     | (pa[r0 + y3] >> x3) | (pa[r0 + y4] >> x4))
-                if a == 0:
-                    continue
-                a &= (vmask & (pf[r0 + y0] >> x0) & (pf[r0 + y1] >> x1) & (pf[r0 + y2] >> x2)
-                      & (pf[r0 + y3] >> x3) & (pf[r0 + y4] >> x4))
+                a = (((pa[r0 + y0] >> x0) | (pa[r0 + y1] >> x1) | (pa[r0 + y2] >> x2)
+                      | (pa[r0 + y3] >> x3) | (pa[r0 + y4] >> x4))
+                     & vmask & (pf[r0 + y0] >> x0) & (pf[r0 + y1] >> x1) & (pf[r0 + y2] >> x2)
+                     & (pf[r0 + y3] >> x3) & (pf[r0 + y4] >> x4))
                 if a == 0:
                     continue
                 if stop_at_first:
                     return 1
                 base = (o * H + r0) * W
                 while a:
-                    out[n] = <uint16_t>(base + blk_ctz(a))
-                    n += 1
+                    w[0] = <uint16_t>(base + blk_ctz(a))
+                    w += 1
                     a &= a - 1
             o += 1
-    return n
+    return <int>(w - out)
 
 
 cdef inline int gen_moves(const State* s, int k, uint16_t* out) noexcept nogil:
