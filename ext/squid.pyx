@@ -84,7 +84,7 @@ cdef struct Params:
     double rl_eq[128][8][5]     # [doll cards left][tokens in the stack, max 7][card]
     double br_eq[32][5]
     double tug_eq[8][8][5]
-    double sq_eq[2][4]          # [a token can enter the head][card]
+    double sq_eq[2][6][4]       # [a token can enter the head][opponents sharing a zone][card]
     double sq_careful[4]
     double sq_bold[4]
 
@@ -906,28 +906,31 @@ cdef void sq_kill(Squid* s, int t) noexcept nogil:
 
 
 cdef int sq_contested(Squid* s, int p) noexcept nogil:
-    cdef int t, u
+    """How many opponents have a token in a zone (not the safe zone) where p has one."""
+    cdef int t, u, n = 0, mask = 0
     for t in range(s.nt):
         if s.alive[t] and s.own[t] == p and s.zone[t] != 0:
             for u in range(s.nt):
-                if s.alive[u] and s.own[u] != p and s.zone[u] == s.zone[t]:
-                    return 1
-    return 0
+                if s.alive[u] and s.own[u] != p and s.zone[u] == s.zone[t] and not (mask >> s.own[u] & 1):
+                    mask |= 1 << s.own[u]
+                    n += 1
+    return n
 
 
 cdef int sq_choose_card(Game* g, Squid* s, int p) noexcept nogil:
     """Squid card of seat p: uncontested seats move; a careful/bold seat with a token on the
     last triangle field moves (into the head); otherwise the policy's mixed strategy."""
-    cdef int pol = g.pol[p], t, head = 0
+    cdef int pol = g.pol[p], t, head = 0, k
     if pol == POL_RANDOM:
         return <int>rng_below(&g.rng, 4)
-    if not sq_contested(s, p):
+    k = sq_contested(s, p)
+    if k == 0:
         return SQ_MOVE
     for t in range(s.nt):
         if s.alive[t] and s.own[t] == p and s.zone[t] == g.prm.sq_tri and s.field[t] >= g.prm.sq_fields:
             head = 1
     if pol == POL_EQ:
-        return sample(&g.rng, g.prm.sq_eq[head], 4)
+        return sample(&g.rng, g.prm.sq_eq[head][k], 4)
     if head:
         return SQ_MOVE
     if pol == POL_CAREFUL:
@@ -1210,9 +1213,12 @@ cdef void fill_params(Params* prm, dict d) except *:
         for j in range(8):
             for k in range(5):
                 prm.tug_eq[i][j][k] = tg[i, j, k]
+    sq = np.ascontiguousarray(d["sq_eq"], dtype=np.float64).reshape(2, 6, 4)
+    for i in range(2):
+        for j in range(6):
+            for k in range(4):
+                prm.sq_eq[i][j][k] = sq[i, j, k]
     for k in range(4):
-        prm.sq_eq[0][k] = d["sq_eq"][0][k]
-        prm.sq_eq[1][k] = d["sq_eq"][1][k]
         prm.sq_careful[k] = d["sq_careful"][k]
         prm.sq_bold[k] = d["sq_bold"][k]
 

@@ -368,3 +368,17 @@ def test_equilibrium_red_light_uses_the_table():
     rem = 1 << ENGINE["doll_masks"].index((1 << 0) | (1 << 4))
     assert ENGINE["rl_eq"][rem][7] == pytest.approx([0, 0, 0, 1, 0], abs=1e-9)
     assert {eng.t_red_light_choice(ENGINE, EQ, 0, rem, 7, s) for s in range(20)} == {3}
+
+
+def test_squid_zone_payoff_reproduces_the_two_player_matrix_and_n_player_search_converges():
+    from solver.squid.equilibrium import squid_matrix, squid_symmetric, squid_zone_payoff
+
+    mat = squid_matrix(0.3)
+    for i in range(4):
+        for j in range(4):
+            avg = (squid_zone_payoff((i, j), 0, 0.3) + squid_zone_payoff((i, j), 1, 0.3)) / 2
+            assert avg == pytest.approx(mat[i, j])
+    for k in (2, 3):
+        sigma, gap = squid_symmetric(k, 0.3, 10.0)
+        assert sigma.sum() == pytest.approx(1.0) and gap < 0.01
+    assert ENGINE["sq_eq"].shape == (2, 6, 4)

@@ -22,6 +22,7 @@ weights are in the ``[equilibrium]`` section of the parameter file.  See docs/sq
 from __future__ import annotations
 
 import itertools
+import math
 from functools import lru_cache
 from typing import Any
 
@@ -122,6 +123,111 @@ def squid_matrix(move_value: float) -> np.ndarray:
     ])
 
 
+def squid_zone_payoff(cards: tuple[int, ...], speed: int, move_value: float) -> float:
+    """Seat 0's payoff when k+1 single tokens share one zone (seats clockwise 0..k, card ids 0
+    defence, 1 stab, 2 push, 3 move; ``speed`` starts each step).  Tokens lost by the opponents
+    (on average) minus seat 0's loss, plus ``move_value`` for moving minus the opponents' average.
+    With ``move_value`` = None the move enters the head: the first mover wins (worth 1 game = the
+    caller's head value) and the round ends.
+
+    >>> squid_zone_payoff((0, 1), 0, 0.3), squid_zone_payoff((3, 3), 1, 0.3)   # defence v stab; both move
+    (1.0, 0.0)
+    """
+    n = len(cards)
+    alive = [True] * n
+    loss = [0.0] * n
+    moved = [0.0] * n
+    order = [(speed + i) % n for i in range(n)]
+    for kind in (1, 2, 3):
+        for i in order:
+            if cards[i] != kind or not alive[i]:
+                continue
+            if kind == 3:
+                moved[i] = 1.0
+                if move_value is None:
+                    break
+                continue
+            victims = [(i + d) % n for d in range(1, n) if alive[(i + d) % n]
+                       and (cards[(i + d) % n] in (2, 3) if kind == 1 else cards[(i + d) % n] == 0)]
+            if victims:
+                alive[victims[0]] = False
+                loss[victims[0]] = 1.0
+            elif kind == 1:
+                alive[i] = False
+                loss[i] = 1.0
+        else:
+            continue
+        break
+    k = n - 1
+    opp_loss = sum(loss[1:]) / k
+    opp_moved = sum(moved[1:]) / k
+    return -loss[0] + opp_loss + (1.0 if move_value is None else move_value) * (moved[0] - opp_moved)
+
+
+def _simplex_grid(steps: int, centre: np.ndarray | None = None, radius: float = 1.0) -> np.ndarray:
+    """Points of the 4-card simplex on a grid of 1/steps (optionally only near ``centre``)."""
+    lo = np.zeros(4) if centre is None else np.maximum(centre - radius, 0.0)
+    hi = np.ones(4) if centre is None else np.minimum(centre + radius, 1.0)
+    axes = [np.arange(np.ceil(lo[i] * steps), np.floor(hi[i] * steps) + 1) / steps for i in range(3)]
+    a, b, c = np.meshgrid(*axes, indexing="ij")
+    pts = np.stack([a.ravel(), b.ravel(), c.ravel()], axis=1)
+    last = 1.0 - pts.sum(axis=1)
+    keep = (last >= -1e-12) & (last >= lo[3] - 1e-12) & (last <= hi[3] + 1e-12)
+    return np.column_stack([pts[keep], np.clip(last[keep], 0.0, 1.0)])
+
+
+def squid_symmetric(k: int, move_value: float | None, head_value: float) -> tuple[np.ndarray, float]:
+    """Symmetric mixed strategy for k opponents sharing a zone (all playing it too).
+
+    The payoff of each card is :func:`squid_zone_payoff` averaged over seat arrangements and the
+    speed token; a symmetric equilibrium exists (Nash), and we find an approximate one by
+    minimising the exploitability (what the best single card gains over the strategy) on a grid
+    of the simplex (step 1/50), refined around the best point (step 1/500).  Returns
+    (strategy, exploitability).
+    """
+    multisets = list(itertools.combinations_with_replacement(range(4), k))
+    table = np.zeros((4, len(multisets)))
+    for j, ms in enumerate(multisets):
+        perms = set(itertools.permutations(ms))
+        for c in range(4):
+            total = 0.0
+            for perm in perms:
+                for speed in range(k + 1):
+                    if move_value is None:
+                        total += head_value * squid_zone_payoff((c, *perm), speed, None)
+                    else:
+                        total += squid_zone_payoff((c, *perm), speed, move_value)
+            table[c, j] = total / (len(perms) * (k + 1))
+    counts = np.array([[ms.count(c) for c in range(4)] for ms in multisets])
+    coef = np.array([math.factorial(k) / np.prod([math.factorial(x) for x in row]) for row in counts])
+
+    def exploitability(sigmas: np.ndarray) -> np.ndarray:
+        probs = coef[None, :] * np.prod(sigmas[:, None, :] ** counts[None, :, :], axis=2)
+        pay = probs @ table.T                                  # points x cards
+        return pay.max(axis=1) - (pay * sigmas).sum(axis=1)
+
+    best = None
+    for steps, radius in ((50, 1.0), (500, 0.03)):
+        pts = _simplex_grid(steps, best, radius) if best is not None else _simplex_grid(steps)
+        gaps = exploitability(pts)
+        best = pts[int(np.argmin(gaps))]
+    return best, float(exploitability(best[None, :])[0])
+
+
+@lru_cache(maxsize=16)
+def _squid_table(move_value: float, head_value: float) -> np.ndarray:
+    """[token can enter the head][opponents sharing a zone, 1-5][card]: exact LP for one
+    opponent, the symmetric-equilibrium search of :func:`squid_symmetric` for more."""
+    sq = np.full((2, 6, 4), 0.25)
+    for head in (0, 1):
+        value = head_value if head else move_value
+        sq[head, 1], _ = solve_zero_sum(squid_matrix(value))
+        for k in range(2, 6):
+            sq[head, k], _ = squid_symmetric(k, None if head else move_value, head_value)
+    sq.flags.writeable = False
+    return sq
+
+
 @lru_cache(maxsize=16)
 def _red_light_table(masks: tuple[int, ...], field_value: float, push_chance: float, track: int) -> np.ndarray:
     rl = np.full((128, 8, 5), 0.2)
@@ -137,7 +243,7 @@ def _red_light_table(masks: tuple[int, ...], field_value: float, push_chance: fl
 
 @lru_cache(maxsize=16)
 def _other_tables(key: tuple) -> dict[str, Any]:
-    (br_fv, br_q, crack_rate, cap, tie_survive, sq_m, sq_head) = key
+    (br_fv, br_q, crack_rate, cap, tie_survive) = key
     br = np.full((32, 5), 0.2)
     for hand in range(1, 32):
         probs, _ = solve_zero_sum(bridge_matrix(hand, br_fv, crack_rate, br_q))
@@ -148,10 +254,9 @@ def _other_tables(key: tuple) -> dict[str, Any]:
     for a in range(1, cap + 1):
         for b in range(max(1, a - 1), min(cap, a + 1) + 1):
             tug[a, b] = tug_marginal(a, b, tie_survive)
-    sq = np.vstack([solve_zero_sum(squid_matrix(sq_m))[0], solve_zero_sum(squid_matrix(sq_head))[0]])
-    for table in (br, tug, sq):
+    for table in (br, tug):
         table.flags.writeable = False  # cached and shared: read-only
-    return {"br_eq": br, "tug_eq": tug, "sq_eq": sq}
+    return {"br_eq": br, "tug_eq": tug}
 
 
 def tables(p: dict[str, Any]) -> dict[str, Any]:
@@ -162,9 +267,9 @@ def tables(p: dict[str, Any]) -> dict[str, Any]:
         float(eq["bridge_field_value"]), float(eq["bridge_push_chance"]),
         br["cracked"] / br["tiles"],
         p["tug_of_war"]["side_capacity"], p["tug_of_war"]["tie"] == "both_survive",
-        float(eq["squid_move_value"]), float(eq["squid_head_value"]),
     )
     out = dict(_other_tables(key))
+    out["sq_eq"] = _squid_table(float(eq["squid_move_value"]), float(eq["squid_head_value"]))
     out["rl_eq"] = _red_light_table(tuple(sum(1 << n for n in card) for card in p["red_light"]["doll_cards"]),
                                     float(eq["red_light_field_value"]), float(eq["red_light_push_chance"]),
                                     p["red_light"]["track_length"])
