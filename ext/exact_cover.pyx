@@ -1,0 +1,480 @@
+# cython: language_level=3
+"""Exact cover by dancing links (Knuth's Algorithm X / DLX1) with multiplicities, secondary items
+and a colouring check at the leaves.
+
+Items ``0 .. n_items-1``; the first ``n_primary`` must be covered, the rest (secondary) at most once.
+A primary item may have a multiplicity m > 1 ("exactly m options contain it"): that is how identical
+pieces are merged into one item with a count, so the search never permutes copies.  Branching is on
+the primary item with the fewest remaining options (items with multiplicity > 1 are only branched on
+when one use is left); ties go to the lowest index, the option order can be shuffled by a seed.
+
+Leaf check (optional, for "tile first, then colour"): every option belongs to a group (a piece
+shape); group g must receive colour c exactly ``need[g, c]`` times, and with ``no_edge`` two options
+that share a board edge must get different colours.  A tiling whose colouring fails is rejected and
+the search goes on, so the search stays complete.
+
+The search runs in C on flat int arrays; Python objects are only touched when a solution is stored.
+"""
+
+from libc.stdlib cimport malloc, free, calloc
+from libc.string cimport memcpy, memset
+from libc.stdint cimport uint64_t, uint32_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from rng cimport Rng, rng_seed, rng_below
+
+import numpy as np
+
+cdef enum:
+    EXHAUSTED = 0
+    SOLUTION_LIMIT = 1
+    NODE_LIMIT = 2
+    TIME_LIMIT = 3
+
+
+cdef double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef class ExactCover:
+    """One exact-cover problem; :meth:`search` may be called repeatedly (e.g. with new seeds)."""
+
+    cdef int n_items, n_primary, n_opts, n_nodes
+    cdef int *llink
+    cdef int *rlink
+    cdef int *top
+    cdef int *ulink
+    cdef int *dlink
+    cdef int *length
+    cdef int *mult
+    cdef int *rem
+    cdef int *opt_of_node      # option index of each option node (-1 for headers/spacers)
+    cdef int *first_node       # first node of each option
+    cdef int *choice           # chosen option node per level
+    cdef int *buf              # shuffled option lists, one segment per level
+    # colouring
+    cdef int n_groups, n_colours, n_cells, n_edges
+    cdef bint no_edge, colour_check
+    cdef int *opt_group
+    cdef int *need
+    cdef int *edges
+    cdef int *owner
+    cdef int *remc
+    cdef char *adj
+    cdef int *colour_of
+    cdef int max_depth
+    # search state
+    cdef Rng rng
+    cdef bint shuffle
+    cdef long long nodes, node_limit, leaves, max_solutions, n_found, leaf_limit
+    cdef int partial_from, partial_every
+    cdef long long colour_steps, colour_budget
+    cdef long long partial_cuts
+    cdef double deadline
+    cdef int stop
+    cdef object solutions
+    cdef object colourings
+    cdef bint store
+
+    def __cinit__(self):
+        self.llink = self.rlink = self.top = self.ulink = self.dlink = NULL
+        self.length = self.mult = self.rem = self.opt_of_node = self.first_node = NULL
+        self.choice = self.buf = self.opt_group = self.need = self.edges = NULL
+        self.owner = self.remc = self.colour_of = NULL
+        self.adj = NULL
+
+    def __dealloc__(self):
+        free(self.llink); free(self.rlink); free(self.top); free(self.ulink); free(self.dlink)
+        free(self.length); free(self.mult); free(self.rem); free(self.opt_of_node); free(self.first_node)
+        free(self.choice); free(self.buf); free(self.opt_group); free(self.need); free(self.edges)
+        free(self.owner); free(self.remc); free(self.colour_of); free(self.adj)
+
+    def __init__(self, int n_items, int n_primary, options, multiplicity=None,
+                 groups=None, need=None, edges=None, int n_cells=0, bint no_edge=False):
+        """``options``: list of item lists.  ``multiplicity``: per primary item (default 1).
+
+        For the leaf colouring give ``groups`` (group id per option), ``need`` (an n_groups x
+        n_colours int array of required colour counts), ``edges`` (pairs of cell items, cells being
+        items ``0 .. n_cells-1``) and ``no_edge``.
+        """
+        cdef int i, j, k, p, n, last_spacer
+        self.n_items = n_items
+        self.n_primary = n_primary
+        self.n_opts = len(options)
+        total = sum(len(o) for o in options)
+        self.n_nodes = n_items + 1 + total + self.n_opts + 1
+        N = self.n_nodes
+        self.llink = <int*>calloc(n_items + 2, sizeof(int))
+        self.rlink = <int*>calloc(n_items + 2, sizeof(int))
+        self.length = <int*>calloc(n_items + 2, sizeof(int))
+        self.mult = <int*>calloc(n_items + 2, sizeof(int))
+        self.rem = <int*>calloc(n_items + 2, sizeof(int))
+        self.top = <int*>calloc(N, sizeof(int))
+        self.ulink = <int*>calloc(N, sizeof(int))
+        self.dlink = <int*>calloc(N, sizeof(int))
+        self.opt_of_node = <int*>calloc(N, sizeof(int))
+        self.first_node = <int*>calloc(self.n_opts + 1, sizeof(int))
+        self.buf = <int*>calloc(self.n_opts + 1, sizeof(int))
+        self.choice = <int*>calloc(n_items + 2, sizeof(int))
+        if (self.llink == NULL or self.rlink == NULL or self.top == NULL or self.ulink == NULL
+                or self.dlink == NULL or self.buf == NULL or self.choice == NULL):
+            raise MemoryError()
+        # items are 1-based inside (0 is the root of the primary list)
+        for i in range(1, n_items + 1):
+            self.mult[i] = 1
+            self.ulink[i] = i
+            self.dlink[i] = i
+            self.top[i] = i
+            self.opt_of_node[i] = -1
+        if multiplicity is not None:
+            for i, m in enumerate(multiplicity):
+                if m < 1:
+                    raise ValueError("multiplicity must be >= 1")
+                self.mult[i + 1] = m
+        # primary list
+        self.rlink[0] = 1 if n_primary > 0 else 0
+        self.llink[0] = n_primary
+        for i in range(1, n_primary + 1):
+            self.llink[i] = i - 1
+            self.rlink[i] = i + 1 if i < n_primary else 0
+        for i in range(n_primary + 1, n_items + 1):
+            self.llink[i] = i
+            self.rlink[i] = i
+        p = n_items + 1
+        self.top[p] = 0
+        self.opt_of_node[p] = -1
+        last_spacer = p
+        for k, opt in enumerate(options):
+            if len(opt) == 0:
+                raise ValueError("empty option")
+            self.first_node[k] = p + 1
+            for it in opt:
+                j = int(it) + 1
+                if j < 1 or j > n_items:
+                    raise ValueError("item out of range")
+                p += 1
+                self.top[p] = j
+                self.opt_of_node[p] = k
+                self.length[j] += 1
+                self.ulink[p] = self.ulink[j]
+                self.dlink[self.ulink[j]] = p
+                self.dlink[p] = j
+                self.ulink[j] = p
+            self.dlink[last_spacer] = p       # spacer: dlink = last node of the next option
+            p += 1
+            self.top[p] = -(k + 1)
+            self.opt_of_node[p] = -1
+            self.ulink[p] = self.first_node[k]  # spacer: ulink = first node of the previous option
+            last_spacer = p
+        self.dlink[last_spacer] = 0
+        self.max_depth = n_items + 1
+        # colouring data
+        self.colour_check = groups is not None and need is not None
+        self.n_cells = n_cells
+        self.no_edge = no_edge
+        if self.colour_check:
+            need_arr = np.ascontiguousarray(need, dtype=np.intc)
+            self.n_groups, self.n_colours = need_arr.shape[0], need_arr.shape[1]
+            self.opt_group = <int*>malloc(max(1, self.n_opts) * sizeof(int))
+            for k, g in enumerate(groups):
+                self.opt_group[k] = g
+            self.need = <int*>malloc(max(1, self.n_groups * self.n_colours) * sizeof(int))
+            self.remc = <int*>malloc(max(1, self.n_groups * self.n_colours) * sizeof(int))
+            for i in range(self.n_groups):
+                for j in range(self.n_colours):
+                    self.need[i * self.n_colours + j] = need_arr[i, j]
+            edge_list = list(edges or [])
+            self.n_edges = len(edge_list)
+            self.edges = <int*>malloc(max(1, 2 * self.n_edges) * sizeof(int))
+            for k, (a, b) in enumerate(edge_list):
+                self.edges[2 * k] = a
+                self.edges[2 * k + 1] = b
+            self.owner = <int*>malloc(max(1, n_cells) * sizeof(int))
+            self.adj = <char*>malloc(self.max_depth * self.max_depth)
+            self.colour_of = <int*>malloc(self.max_depth * sizeof(int))
+
+    # ---- dancing links -------------------------------------------------------------------------
+
+    cdef inline void hide(self, int p) noexcept nogil:
+        cdef int q = p + 1, x, u, d
+        while q != p:
+            x = self.top[q]
+            u = self.ulink[q]
+            if x <= 0:
+                q = u
+            else:
+                d = self.dlink[q]
+                self.dlink[u] = d
+                self.ulink[d] = u
+                self.length[x] -= 1
+                q += 1
+
+    cdef inline void unhide(self, int p) noexcept nogil:
+        cdef int q = p - 1, x, u, d
+        while q != p:
+            x = self.top[q]
+            d = self.dlink[q]
+            if x <= 0:
+                q = d
+            else:
+                u = self.ulink[q]
+                self.dlink[u] = q
+                self.ulink[d] = q
+                self.length[x] += 1
+                q -= 1
+
+    cdef inline void cover(self, int i) noexcept nogil:
+        cdef int p = self.dlink[i], l, r
+        while p != i:
+            self.hide(p)
+            p = self.dlink[p]
+        l = self.llink[i]
+        r = self.rlink[i]
+        self.rlink[l] = r
+        self.llink[r] = l
+
+    cdef inline void uncover(self, int i) noexcept nogil:
+        cdef int l = self.llink[i], r = self.rlink[i], p
+        self.rlink[l] = i
+        self.llink[r] = i
+        p = self.ulink[i]
+        while p != i:
+            self.unhide(p)
+            p = self.ulink[p]
+
+    cdef inline void commit(self, int j) noexcept nogil:
+        if self.mult[j] > 1:
+            self.rem[j] -= 1
+            if self.rem[j] == 0:
+                self.cover(j)
+        else:
+            self.cover(j)
+
+    cdef inline void uncommit(self, int j) noexcept nogil:
+        if self.mult[j] > 1:
+            if self.rem[j] == 0:
+                self.uncover(j)
+            self.rem[j] += 1
+        else:
+            self.uncover(j)
+
+    # ---- colouring at a leaf -------------------------------------------------------------------
+
+    cdef bint colour_leaf(self, int depth):
+        """Colour the chosen options; True (and colour_of filled) if the counts/edge rule allow it."""
+        cdef int n = depth, k, p, j, a, b, oa, ob, C = self.n_colours
+        memset(self.adj, 0, n * n)
+        for k in range(self.n_cells):
+            self.owner[k] = -1
+        for k in range(n):
+            p = self.choice[k]
+            # walk the whole option from its first node
+            p = self.first_node[self.opt_of_node[p]]
+            while self.top[p] > 0:
+                j = self.top[p] - 1
+                if j < self.n_cells:
+                    self.owner[j] = k
+                p += 1
+        if self.no_edge:
+            for k in range(self.n_edges):
+                a = self.edges[2 * k]
+                b = self.edges[2 * k + 1]
+                oa = self.owner[a]
+                ob = self.owner[b]
+                if oa >= 0 and ob >= 0 and oa != ob:
+                    self.adj[oa * n + ob] = 1
+                    self.adj[ob * n + oa] = 1
+        memcpy(self.remc, self.need, self.n_groups * C * sizeof(int))
+        for k in range(n):
+            self.colour_of[k] = -1
+        self.colour_steps = 0
+        return self.colour_rec(n, n)
+
+    cdef bint colour_rec(self, int n, int left):
+        """Backtracking colouring: most constrained uncoloured piece first."""
+        cdef int k, c, g, best = -1, best_cnt = 1 << 30, cnt, m, C = self.n_colours
+        if left == 0:
+            return True
+        self.colour_steps += 1
+        if self.colour_budget > 0 and self.colour_steps > self.colour_budget:
+            return True   # undecided within the budget: do not cut (partial checks only)
+        for k in range(n):
+            if self.colour_of[k] >= 0:
+                continue
+            g = self.opt_group[self.opt_of_node[self.choice[k]]]
+            cnt = 0
+            for c in range(C):
+                if self.remc[g * C + c] > 0 and self.colour_free(n, k, c):
+                    cnt += 1
+            if cnt < best_cnt:
+                best_cnt = cnt
+                best = k
+                if cnt == 0:
+                    return False
+        k = best
+        g = self.opt_group[self.opt_of_node[self.choice[k]]]
+        for c in range(C):
+            if self.remc[g * C + c] > 0 and self.colour_free(n, k, c):
+                self.colour_of[k] = c
+                self.remc[g * C + c] -= 1
+                if self.colour_rec(n, left - 1):
+                    return True
+                self.remc[g * C + c] += 1
+                self.colour_of[k] = -1
+        return False
+
+    cdef inline bint colour_free(self, int n, int k, int c) noexcept:
+        cdef int m
+        if not self.no_edge:
+            return True
+        for m in range(n):
+            if self.colour_of[m] == c and self.adj[k * n + m]:
+                return False
+        return True
+
+    # ---- the search ----------------------------------------------------------------------------
+
+    cdef int choose(self) noexcept nogil:
+        """Primary item with fewest options (0 if a dead end is detected, -1 if all covered)."""
+        cdef int i = self.rlink[0], best = -1, best_len = 1 << 30, L
+        if i == 0:
+            return -1
+        while i != 0:
+            L = self.length[i]
+            if self.mult[i] > 1:
+                if L < self.rem[i]:
+                    return 0
+                if self.rem[i] == 1 and L < best_len:
+                    best_len = L
+                    best = i
+            elif L < best_len:
+                best_len = L
+                best = i
+                if L == 0:
+                    return 0
+            i = self.rlink[i]
+        return best if best > 0 else 0
+
+    cdef bint partial_ok(self, int depth):
+        cdef bint ok
+        self.colour_budget = 64
+        ok = self.colour_leaf(depth)
+        self.colour_budget = 0
+        return ok
+
+    cdef int record(self, int depth) except -1:
+        cdef int k
+        if self.colour_check and not self.colour_leaf(depth):
+            if self.leaf_limit > 0 and self.leaves >= self.leaf_limit:
+                self.stop = NODE_LIMIT
+            return 0
+        self.n_found += 1
+        if self.store:
+            self.solutions.append([self.opt_of_node[self.choice[k]] for k in range(depth)])
+            if self.colour_check:
+                self.colourings.append([self.colour_of[k] for k in range(depth)])
+        if self.max_solutions > 0 and self.n_found >= self.max_solutions:
+            self.stop = SOLUTION_LIMIT
+        return 0
+
+    cdef int rec(self, int depth, int sp) except -1:
+        cdef int i, p, q, j, n, k, t
+        self.nodes += 1
+        if (self.nodes & 1023) == 0:
+            if self.node_limit > 0 and self.nodes >= self.node_limit:
+                self.stop = NODE_LIMIT
+                return 0
+            if self.deadline > 0 and now() > self.deadline:
+                self.stop = TIME_LIMIT
+                return 0
+        i = self.choose()
+        if i < 0:
+            self.leaves += 1
+            return self.record(depth)
+        if i == 0:
+            return 0
+        if (self.colour_check and self.partial_from > 0 and depth >= self.partial_from
+                and depth % self.partial_every == 0 and not self.partial_ok(depth)):
+            self.partial_cuts += 1
+            return 0
+        self.cover(i)
+        if self.mult[i] > 1:
+            self.rem[i] -= 1
+        # snapshot the options of i (the list does not change below this level)
+        n = 0
+        p = self.dlink[i]
+        while p != i:
+            self.buf[sp + n] = p
+            n += 1
+            p = self.dlink[p]
+        if self.shuffle and n > 1:
+            for k in range(n - 1, 0, -1):
+                j = <int>rng_below(&self.rng, <uint32_t>(k + 1))
+                t = self.buf[sp + k]
+                self.buf[sp + k] = self.buf[sp + j]
+                self.buf[sp + j] = t
+        for k in range(n):
+            p = self.buf[sp + k]
+            self.choice[depth] = p
+            q = p + 1
+            while q != p:
+                j = self.top[q]
+                if j <= 0:
+                    q = self.ulink[q]
+                else:
+                    self.commit(j)
+                    q += 1
+            self.rec(depth + 1, sp + n)
+            q = p - 1
+            while q != p:
+                j = self.top[q]
+                if j <= 0:
+                    q = self.dlink[q]
+                else:
+                    self.uncommit(j)
+                    q -= 1
+            if self.stop:
+                break
+        if self.mult[i] > 1:
+            self.rem[i] += 1
+        self.uncover(i)
+        return 0
+
+    def search(self, long long max_solutions=1, double time_limit=0.0, long long node_limit=0,
+               uint64_t seed=0, bint shuffle=False, bint store=True, long long leaf_limit=0,
+               int partial_from=0, int partial_every=1):
+        """Run the search; returns a dict with ``status`` ("exhausted", "solution-limit",
+        "node-limit", "time-limit"; a ``leaf_limit`` of rejected tilings also ends the run as
+        "node-limit"), ``count`` (accepted solutions), ``solutions`` (lists of option
+        indices), ``colours`` (colour index per chosen option, if colouring), ``nodes``, ``leaves``
+        (tilings reached, including rejected ones), ``partial_cuts`` and ``seconds``.
+
+        ``partial_from`` > 0 also colours the partial tiling at every ``partial_every``-th depth from
+        that depth on and cuts the branch when it cannot be coloured (a sound cut: a full tiling
+        containing it could not be coloured either)."""
+        cdef int i
+        cdef double t0 = now()
+        for i in range(1, self.n_items + 1):
+            self.rem[i] = self.mult[i]
+        rng_seed(&self.rng, seed)
+        self.shuffle = shuffle
+        self.max_solutions = max_solutions
+        self.node_limit = node_limit
+        self.leaf_limit = leaf_limit
+        self.partial_from = partial_from
+        self.partial_every = max(1, partial_every)
+        self.partial_cuts = 0
+        self.colour_budget = 0
+        self.deadline = t0 + time_limit if time_limit > 0 else 0.0
+        self.nodes = self.leaves = self.n_found = 0
+        self.stop = EXHAUSTED
+        self.store = store
+        self.solutions = []
+        self.colourings = []
+        self.rec(0, 0)
+        status = ("exhausted", "solution-limit", "node-limit", "time-limit")[self.stop]
+        return {"status": status, "count": self.n_found, "solutions": self.solutions,
+                "colours": self.colourings, "nodes": self.nodes, "leaves": self.leaves,
+                "partial_cuts": self.partial_cuts,
+                "seconds": now() - t0}

@@ -1,0 +1,190 @@
+"""The general CP-SAT model: any puzzle, including the game rules and the descending order.
+
+* one Boolean per placement (colour x piece x orientation x position); identical pieces of one
+  colour are merged (their placements must sum to the number of copies);
+* every free cell covered at most once (exactly once for ``full`` puzzles);
+* no same-colour edge contact: for each board edge and colour, at most one placement of that colour
+  meets the edge's two cells (two different pieces there would touch along the edge);
+* game rules: each colour has one root, a corner square it covers (colours with identical piece
+  sets are assigned to corners in a fixed order, which only removes colour permutations); every
+  covered cell of a colour other than its root has an 8-neighbour of its colour with a smaller key, the key being
+  a distance label ``d`` (so every piece is linked through corner contacts to the corner piece);
+  with ``descending-order`` the key is ``(5 - size) * B + d``, so the pieces of size >= k stay
+  connected to the corner for every k, which is exactly "placeable largest first".
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+
+from ortools.sat.python import cp_model
+
+from solver.puzzles.geometry import board_symmetries, canonical, edges, placements
+from solver.puzzles.result import IMPOSSIBLE, SOLVED, UNKNOWN, Result
+from solver.puzzles.spec import Puzzle
+
+
+class Model:
+    """The CP-SAT model of a puzzle and the bookkeeping to read a solution back."""
+
+    def __init__(self, puzzle: Puzzle, relax: bool = False):
+        """``relax``: pieces may stay off the board and the placed area is maximised instead (the
+        same puzzle, solved when the optimum places everything; lets CP-SAT's local search work)."""
+        self.puzzle = puzzle
+        self.relax = relax
+        m = self.model = cp_model.CpModel()
+        counts = puzzle.piece_counts()
+        keys = list(dict.fromkeys((c, p.name) for c, p in puzzle.pieces))
+        piece_of = {p.name: p for _, p in puzzle.pieces}
+        free = set(puzzle.free_cells)
+        self.vars: list[tuple[cp_model.IntVar, str, str, tuple]] = []
+        cover: dict = defaultdict(list)              # cell -> literals
+        cover_c: dict = defaultdict(list)            # (colour, cell) -> (literal, size)
+        cache = {}
+        area_terms = []
+        for c, name in keys:
+            if name not in cache:
+                cache[name] = placements(piece_of[name], puzzle.width, puzzle.height, puzzle.blocked)
+            lits = []
+            for cells in cache[name]:
+                v = m.NewBoolVar("")
+                lits.append(v)
+                self.vars.append((v, c, name, cells))
+                for cell in cells:
+                    cover[cell].append(v)
+                    cover_c[(c, cell)].append((v, len(cells)))
+            if relax:
+                m.Add(sum(lits) <= counts[(c, name)])
+                area_terms.extend(len(cells) * v for v, cells in zip(lits, cache[name], strict=True))
+            else:
+                m.Add(sum(lits) == counts[(c, name)])
+        for cell in free:
+            if puzzle.full:
+                m.Add(sum(cover[cell]) == 1)
+            elif len(cover[cell]) > 1:
+                m.AddAtMostOne(cover[cell])
+        if puzzle.no_same_colour_edge:
+            for a, b in edges(puzzle.width, puzzle.height):
+                for c in puzzle.colors:
+                    lits = {id(v): v for v, _ in cover_c[(c, a)] + cover_c[(c, b)]}
+                    if len(lits) > 1:
+                        m.AddAtMostOne(list(lits.values()))
+        if relax:
+            m.Maximize(sum(area_terms))
+        if puzzle.game_rules:
+            self._game_rules(cover_c, free)
+
+    def _game_rules(self, cover_c, free) -> None:
+        p, m = self.puzzle, self.model
+        corners = [c for c in p.corners if c in free]
+        occ = {}
+        for (c, cell), lst in cover_c.items():
+            b = m.NewBoolVar("")
+            m.Add(sum(v for v, _ in lst) == b)
+            occ[(c, cell)] = b
+        # one root (the first piece's corner square) per colour; colours with identical piece sets
+        # take the corners in order (this only removes colour permutations of solutions)
+        sets = {c: sorted(q.name for cc, q in p.pieces if cc == c) for c in p.colors}
+        same = len(set(map(tuple, sets.values()))) == 1 and len(p.colors) <= len(corners)
+        root = {}
+        for i, c in enumerate(p.colors):
+            for k in corners:
+                if (c, k) in occ:
+                    root[(c, k)] = m.NewBoolVar("")
+                    m.AddImplication(root[(c, k)], occ[(c, k)])
+                    if same and k != corners[i]:
+                        m.Add(root[(c, k)] == 0)
+            m.AddExactlyOne([root[(c, k)] for k in corners if (c, k) in root])
+        for c in p.colors:
+            n_cells = sum(q.size for cc, q in p.pieces if cc == c)
+            big = n_cells + 1
+            top = big * 5 if p.descending else big
+            key = {}
+            for cell in free:
+                if (c, cell) not in occ:
+                    continue
+                d = m.NewIntVar(0, n_cells, "")
+                if p.descending:
+                    size = sum(s * v for v, s in cover_c[(c, cell)])
+                    key[cell] = (5 - size) * big + d
+                else:
+                    key[cell] = d
+            for cell in free:
+                if (c, cell) not in occ:
+                    continue
+                x, y = cell
+                supports = []
+                for dx in (-1, 0, 1):
+                    for dy in (-1, 0, 1):
+                        w = (x + dx, y + dy)
+                        if (dx or dy) and (c, w) in occ:
+                            s = m.NewBoolVar("")
+                            m.AddImplication(s, occ[(c, w)])
+                            m.Add(key[w] + 1 <= key[cell] + top * (1 - occ[(c, cell)])).OnlyEnforceIf(s)
+                            supports.append(s)
+                if (c, cell) in root:
+                    supports.append(root[(c, cell)])
+                m.AddBoolOr(supports).OnlyEnforceIf(occ[(c, cell)])
+
+    def solve(self, time_limit: float, workers: int, seed: int, hint=None) -> tuple[str, list, cp_model.CpSolver]:
+        solver = cp_model.CpSolver()
+        solver.parameters.max_time_in_seconds = max(0.01, time_limit)
+        solver.parameters.num_workers = max(1, workers)
+        solver.parameters.random_seed = seed
+        status = solver.Solve(self.model)
+        placed = []
+        if self.relax and status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            if round(solver.ObjectiveValue()) < self.puzzle.area:
+                return (IMPOSSIBLE if status == cp_model.OPTIMAL else UNKNOWN), [], solver
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            placed = [(c, name, cells) for v, c, name, cells in self.vars if solver.BooleanValue(v)]
+            return SOLVED, placed, solver
+        if status == cp_model.INFEASIBLE:
+            return IMPOSSIBLE, [], solver
+        return UNKNOWN, [], solver
+
+
+def solve_cpsat(puzzle: Puzzle, time_limit: float = 60.0, workers: int = 2, seed: int = 0,
+                relax: bool = False) -> Result:
+    """First solution (or a proof of impossibility) with CP-SAT."""
+    t0 = time.perf_counter()
+    model = Model(puzzle, relax)
+    left = time_limit - (time.perf_counter() - t0)
+    status, placed, solver = model.solve(left, workers, seed)
+    return Result(status, placed, time.perf_counter() - t0, "CP-SAT",
+                  info={"variables": len(model.vars), "branches": solver.NumBranches()})
+
+
+class _Collector(cp_model.CpSolverSolutionCallback):
+    def __init__(self, model: Model, syms, limit: int):
+        super().__init__()
+        self.model, self.syms, self.limit = model, syms, limit
+        self.seen: dict = {}
+
+    def on_solution_callback(self) -> None:
+        placed = [(c, n, cells) for v, c, n, cells in self.model.vars if self.BooleanValue(v)]
+        key = canonical(placed, self.syms)
+        self.seen.setdefault(key, placed)
+        if self.limit and len(self.seen) >= self.limit:
+            self.StopSearch()
+
+
+def enumerate_cpsat(puzzle: Puzzle, limit: int = 0, time_limit: float = 60.0) -> Result:
+    """All distinct solutions up to board symmetry with CP-SAT (for puzzles exact cover cannot take)."""
+    t0 = time.perf_counter()
+    model = Model(puzzle)
+    syms = board_symmetries(puzzle.width, puzzle.height, puzzle.blocked)
+    if puzzle.game_rules:
+        syms = syms[:1]  # corners are pinned to colours; symmetric copies are distinct models
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(0.01, time_limit - (time.perf_counter() - t0))
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1
+    cb = _Collector(model, syms, limit)
+    status = solver.Solve(model.model, cb)
+    sols = list(cb.seen.values())
+    complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not (limit and len(sols) >= limit)
+    st = SOLVED if sols else (IMPOSSIBLE if status == cp_model.INFEASIBLE else UNKNOWN)
+    return Result(st, sols[0] if sols else [], time.perf_counter() - t0, "CP-SAT enumeration",
+                  count=len(sols), complete=complete, solutions=sols)

@@ -1,0 +1,51 @@
+"""Pick the right method for a puzzle, solve it, put the placements in a legal order, double-check.
+
+* full tilings without the game rules: the Cython exact cover (``tiling``): tile first and colour
+  the tiling, or, with ``no-same-colour-edge`` and several colours, colour items in the cover;
+* the game-rules puzzles (``all-84``...): ``game`` (CP-SAT model with a randomised-greedy hint);
+* anything else (boards that need not be full): the CP-SAT model (``cpsat``).
+"""
+
+from __future__ import annotations
+
+from solver.puzzles import tiling
+from solver.puzzles.result import Result
+from solver.puzzles.spec import Puzzle
+from solver.puzzles.verify import legal_order, verify
+
+
+def solve(puzzle: Puzzle, time_limit: float = 60.0, workers: int = 2, seed: int = 0) -> Result:
+    """First solution (or a proof that there is none) within ``time_limit`` seconds."""
+    if tiling.applicable(puzzle):
+        if puzzle.no_same_colour_edge and len(puzzle.colors) > 1:
+            result = tiling.solve_coloured(puzzle, time_limit, seed)
+        else:
+            result = tiling.solve_tiling(puzzle, time_limit, seed)
+    elif puzzle.game_rules:
+        from solver.puzzles import game
+
+        result = game.solve_game(puzzle, time_limit, workers, seed)
+    else:
+        from solver.puzzles import cpsat  # OR-Tools loads slowly: only when needed
+
+        result = cpsat.solve_cpsat(puzzle, time_limit, workers, seed)
+    if result.solved:
+        result.placements = legal_order(puzzle, result.placements)
+        problems = verify(puzzle, result.placements)
+        if problems:  # a solver bug, never bad input
+            raise RuntimeError(f"internal error: solver returned an invalid solution: {problems[0]}")
+    return result
+
+
+def enumerate_solutions(puzzle: Puzzle, limit: int = 0, time_limit: float = 60.0) -> Result:
+    """Distinct solutions up to board symmetry (at most ``limit`` if given)."""
+    if tiling.applicable(puzzle):
+        result = tiling.enumerate_tiling(puzzle, limit, time_limit)
+    else:
+        from solver.puzzles import cpsat
+
+        result = cpsat.enumerate_cpsat(puzzle, limit, time_limit)
+    result.solutions = [legal_order(puzzle, s) for s in result.solutions]
+    if result.solutions:
+        result.placements = result.solutions[0]
+    return result
