@@ -429,25 +429,23 @@ cdef int tug_outcome(int nl, int nr, int suml, int sumr, int zeros, int tie_surv
     return 2
 
 
-cdef void tug(Game* g) noexcept nogil:
+cdef struct TugLayout:
+    int cnt[3][2]           # tokens per bridge side
+    int ocnt[3][2][MAXP]    # ... per owner
+
+
+cdef void tug_place(Game* g, TugLayout* lay) noexcept nogil:
+    """Players place one token at a time in turn order; a side may not get two ahead and holds
+    at most tug_cap tokens; once no place is legal, every unplaced token is eliminated."""
     cdef Params* prm = g.prm
-    cdef int P = g.P, p, i, b, s, c, n, best, k, left, v, outcome, total
-    cdef int cnt[3][2]
-    cdef int ocnt[3][2][MAXP]
+    cdef int P = g.P, p, i, b, s, c, n, best, k, left, total
     cdef int unplaced[MAXP]
     cdef int spots[6]
-    cdef int sums[3][2]
-    cdef int zeros[3][2]
-    cdef int used[5]
-    cdef double w[5]
-    cdef int order5[5]
     for b in range(3):
         for s in range(2):
-            cnt[b][s] = 0
-            sums[b][s] = 0
-            zeros[b][s] = 0
-            for p in range(P):
-                ocnt[b][s][p] = 0
+            lay.cnt[b][s] = 0
+            for p in range(MAXP):
+                lay.ocnt[b][s][p] = 0
     left = 0
     for p in range(P):
         unplaced[p] = g.active[p]
@@ -460,7 +458,7 @@ cdef void tug(Game* g) noexcept nogil:
             n = 0
             for b in range(3):
                 for s in range(2):
-                    if cnt[b][s] < prm.tug_cap and cnt[b][s] - cnt[b][1 - s] < 1:
+                    if lay.cnt[b][s] < prm.tug_cap and lay.cnt[b][s] - lay.cnt[b][1 - s] < 1:
                         spots[n] = 2 * b + s
                         n += 1
             if n == 0:  # no room anywhere: every token not yet placed is eliminated
@@ -471,14 +469,30 @@ cdef void tug(Game* g) noexcept nogil:
             else:
                 best = spots[0]
                 for k in range(1, n):
-                    total = cnt[spots[k] // 2][0] + cnt[spots[k] // 2][1]
-                    c = cnt[best // 2][0] + cnt[best // 2][1]
+                    total = lay.cnt[spots[k] // 2][0] + lay.cnt[spots[k] // 2][1]
+                    c = lay.cnt[best // 2][0] + lay.cnt[best // 2][1]
                     if (g.pol[p] == POL_BOLD and total > c) or (g.pol[p] != POL_BOLD and total < c):
                         best = spots[k]
-            cnt[best // 2][best % 2] += 1
-            ocnt[best // 2][best % 2][p] += 1
+            lay.cnt[best // 2][best % 2] += 1
+            lay.ocnt[best // 2][best % 2][p] += 1
             unplaced[p] -= 1
             left -= 1
+
+
+cdef void tug(Game* g) noexcept nogil:
+    cdef Params* prm = g.prm
+    cdef int P = g.P, p, i, b, s, k, v, outcome
+    cdef TugLayout lay
+    cdef int sums[3][2]
+    cdef int zeros[3][2]
+    cdef int used[5]
+    cdef double w[5]
+    cdef int order5[5]
+    tug_place(g, &lay)
+    for b in range(3):
+        for s in range(2):
+            sums[b][s] = 0
+            zeros[b][s] = 0
     # cards: one face-down card per contested token, each of the 0-4 cards at most once
     for p in range(P):
         for v in range(5):
@@ -497,14 +511,14 @@ cdef void tug(Game* g) noexcept nogil:
         k = 0
         for b in range(3):
             for s in range(2):
-                if cnt[b][1 - s] == 0:
+                if lay.cnt[b][1 - s] == 0:
                     continue
-                for i in range(ocnt[b][s][p]):
+                for i in range(lay.ocnt[b][s][p]):
                     if k >= 5:
                         break
                     if g.pol[p] == POL_EQ:
                         for v in range(5):
-                            w[v] = 0.0 if used[v] else prm.tug_eq[cnt[b][s]][cnt[b][1 - s]][v]
+                            w[v] = 0.0 if used[v] else prm.tug_eq[lay.cnt[b][s]][lay.cnt[b][1 - s]][v]
                         v = sample(&g.rng, w, 5)
                         if used[v]:  # all remaining weights zero: first unused card
                             v = 0
@@ -520,12 +534,12 @@ cdef void tug(Game* g) noexcept nogil:
     for p in range(P):
         g.active[p] = 0
     for b in range(3):
-        outcome = tug_outcome(cnt[b][0], cnt[b][1], sums[b][0], sums[b][1],
+        outcome = tug_outcome(lay.cnt[b][0], lay.cnt[b][1], sums[b][0], sums[b][1],
                               zeros[b][0] + zeros[b][1], prm.tug_tie_survive)
         for s in range(2):
             for p in range(P):
                 if outcome >> s & 1:
-                    g.active[p] += ocnt[b][s][p]
+                    g.active[p] += lay.ocnt[b][s][p]
     for p in range(P):
         g.lost[p] = 12 - g.reserve[p] - g.active[p]
     g.rounds[2] = 1
@@ -1370,6 +1384,20 @@ def t_red_light_choice(dict params, int policy, int pos, int remaining_mask, int
     fill_params(&prm, params)
     init_game(&g, &prm, 3, [policy, 0, 0], seed)
     return rl_choose(&g, 0, pos, cnt, remaining_mask)
+
+
+def t_tug_layout(dict params, pols, active, uint64_t seed=1):
+    """Tug-of-war placement only: tokens per [bridge][side][seat]."""
+    cdef Params prm
+    cdef Game g
+    cdef TugLayout lay
+    cdef int P = len(pols), p
+    fill_params(&prm, params)
+    init_game(&g, &prm, P, list(pols), seed)
+    for p in range(P):
+        g.active[p] = active[p]
+    tug_place(&g, &lay)
+    return [[[lay.ocnt[b][s][p] for p in range(P)] for s in range(2)] for b in range(3)]
 
 
 def t_tug_outcome(int nl, int nr, int suml, int sumr, int zeros, int tie_survive):

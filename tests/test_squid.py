@@ -124,6 +124,22 @@ def test_tug_outcome_matches_reference(nl, nr, sl, sr, z, tie):
     assert eng.t_tug_outcome(nl, nr, sl, sr, z, int(tie)) == ref.tug_outcome(nl, nr, sl, sr, z, tie)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(3, 6).flatmap(lambda n: st.tuples(
+    st.lists(st.integers(0, 12), min_size=n, max_size=n),
+    st.lists(st.integers(0, 3), min_size=n, max_size=n))), st.integers(1, 7), st.integers(0, 2**32))
+def test_tug_layout_respects_balance_and_capacity(case, cap, seed):
+    active, pols = case
+    lay = eng.t_tug_layout(engine_with(tug_cap=cap), pols, active, seed)
+    sides = [[sum(lay[b][s]) for s in range(2)] for b in range(3)]
+    for b in range(3):
+        assert abs(sides[b][0] - sides[b][1]) <= 1 and max(sides[b]) <= cap
+    placed = [sum(lay[b][s][p] for b in range(3) for s in range(2)) for p in range(len(active))]
+    assert all(x <= a for x, a in zip(placed, active, strict=True))
+    if sum(placed) < sum(active):  # tokens are only left out when every side is full
+        assert all(x == cap for side in sides for x in side)
+
+
 def test_tug_no_room_eliminates_and_one_token_per_bridge_fight():
     e = engine_with(tug_cap=1)
     for seed in range(50):
