@@ -11,8 +11,8 @@ Two engines share this module:
   immunity, the turn on which they stopped).  Cards, the Bottle and drinks are all in C.
 
 Whole games run in C without the GIL; decisions come from the strategies below (also in C).
-The classes ``ClassicTrace`` helpers and ``NapijTable`` expose single games / hand-built positions
-to the tests.
+``classic_trace``, ``classic_position`` and the ``NapijTable`` class expose single games and
+hand-built positions to the tests.
 """
 
 from libc.string cimport memcpy, memset

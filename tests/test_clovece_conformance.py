@@ -138,3 +138,16 @@ def test_cli_tournament_matrix(tmp_path) -> None:
     assert rows[("random", "random")] == 0.25                 # identical lineups share their seeds
     assert rows[("cautious", "random")] > rows[("random", "cautious")]
     assert len((tmp_path / "rows.csv").read_text().splitlines()) == 1 + 16 * 4
+
+
+def test_deck_errors_name_the_entry() -> None:
+    from solver.clovece.deck import compile_deck
+
+    with pytest.raises(SolverError, match="card entry 2: unknown card 'beer'"):
+        compile_deck({"cards": [{"card": "blank"}, {"card": "beer"}]})
+    with pytest.raises(SolverError, match="card entry 1 \\(advance\\): n must be"):
+        compile_deck({"cards": [{"card": "advance", "n": 0}]})
+    with pytest.raises(SolverError, match="count must be a positive integer"):
+        compile_deck({"cards": [{"card": "drink", "count": -1}]})
+    with pytest.raises(SolverError, match="needs 1..64 cards"):
+        compile_deck({"cards": [{"card": "drink", "count": 65}]})
