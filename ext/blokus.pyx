@@ -47,6 +47,7 @@ DEF MAXORIENT = 96
 DEF MAXCELLS = 5
 DEF MAXCOLOURS = 4
 DEF MAXLIST = 32768
+
 DEF MAXPLIES = 128
 
 # ---------------------------------------------------------------- orientation tables (global)
@@ -60,6 +61,8 @@ cdef int o_dy[MAXORIENT][MAXCELLS]
 cdef int o_pdx[MAXORIENT][MAXCELLS]              # cells padded to 5 by repeating the first one
 cdef int o_pdy[MAXORIENT][MAXCELLS]              # (AND / OR are idempotent: the scan is unrolled)
 cdef uint64_t o_rows[MAXORIENT][MAXCELLS]       # cell rows, bit dx
+cdef int o_roff[MAXORIENT][MAXCELLS]             # row i: pattern * MAXROWS + i (see scan)
+cdef int o_rsh[MAXORIENT][MAXCELLS]              # row i: column of its leftmost cell
 cdef uint64_t o_halo[MAXORIENT][MAXCELLS + 2]   # cells + edge neighbours, rows -1..h, bit dx + 1
 cdef uint64_t o_diag[MAXORIENT][MAXCELLS + 2]   # corner-only neighbours, rows -1..h, bit dx + 1
 cdef int p_size[NPIECES]
@@ -69,6 +72,10 @@ cdef int monomino = 0
 
 #: Python view of the orientation table: (piece index, cells) per orientation index
 ORIENTATIONS = []
+
+
+#: the row shapes of all orientations, leftmost cell at 0 (scan precomputes each one per row)
+ROW_PATTERNS = [(0,), (0, 1), (0, 1, 2), (0, 1, 2, 3), (0, 1, 2, 3, 4), (0, 2)]
 
 
 def _build_tables():
@@ -95,6 +102,14 @@ def _build_tables():
                 o_dx[o][i] = x
                 o_dy[o][i] = y
                 o_rows[o][y] |= (<uint64_t>1) << x
+            for i in range(o_h[o]):
+                xs = sorted(x for (x, y) in shape if y == i)
+                pattern = tuple(x - xs[0] for x in xs)
+                o_roff[o][i] = ROW_PATTERNS.index(pattern) * MAXROWS + i
+                o_rsh[o][i] = xs[0]
+            for i in range(o_h[o], MAXCELLS):
+                o_roff[o][i] = o_roff[o][0]
+                o_rsh[o][i] = o_rsh[o][0]
             for i in range(MAXCELLS):
                 o_pdx[o][i] = shape[i if i < len(shape) else 0][0]
                 o_pdy[o][i] = shape[i if i < len(shape) else 0][1]
@@ -155,21 +170,25 @@ cdef int scan(const State* s, int k, uint16_t* out, int stop_at_first) noexcept 
     one shift-and-AND tests ``per`` anchor rows at once; a bit's position in the word is then
     exactly the move code's offset from ``(o * height + r0) * width``.  Anchors whose piece would
     stick out on the right read the next packed row, so a per-width mask keeps only columns
-    ``c <= width - w``.
+    ``c <= width - w``.  Every row of every orientation is one of six shapes (``ROW_PATTERNS``),
+    so "all cells of this row free" / "some cell of it an attach cell" are precomputed per shape
+    and board row, and an orientation costs one shift per row instead of one per cell.
     """
     cdef const ColourState* cs = &s.c[k]
     cdef int H = s.height, W = s.width
     cdef int per = 64 // W
     cdef uint32_t ar = 0
-    cdef int r, j, h, p, o, oend, base, r0
-    cdef int x0, x1, x2, x3, x4, y0, y1, y2, y3, y4
-    cdef uint64_t a, rowmask, vmask
-    cdef uint64_t pf[MAXROWS]
-    cdef uint64_t pa[MAXROWS]
+    cdef int r, j, h, p, o, oend, base, r0, nrows
+    cdef int f0, f1, f2, f3, f4, s0, s1, s2, s3, s4
+    cdef uint64_t a, rowmask, vmask, x
+    cdef uint64_t fp[6 * MAXROWS]
+    cdef uint64_t ap[6 * MAXROWS]
     cdef uint64_t valid[6]
     cdef uint32_t rm[6]
     cdef uint32_t rows, left, group
     cdef uint16_t* w = out
+    cdef int nb
+    cdef uint64_t top = (<uint64_t>1) << 63
     for r in range(H):
         if cs.attach[r]:
             ar |= (<uint32_t>1) << r
@@ -188,11 +207,23 @@ cdef int scan(const State* s, int k, uint16_t* out, int stop_at_first) noexcept 
         for j in range(per):
             valid[h] |= rowmask << (j * W)
     for r in range(H + 4):
-        pf[r] = 0
-        pa[r] = 0
+        x = 0
+        a = 0
         for j in range(per):
-            pf[r] |= cs.free[r + j] << (j * W)
-            pa[r] |= cs.attach[r + j] << (j * W)
+            x |= cs.free[r + j] << (j * W)
+            a |= cs.attach[r + j] << (j * W)
+        fp[r] = x
+        fp[MAXROWS + r] = x & (x >> 1)
+        fp[2 * MAXROWS + r] = fp[MAXROWS + r] & (x >> 2)
+        fp[3 * MAXROWS + r] = fp[2 * MAXROWS + r] & (x >> 3)
+        fp[4 * MAXROWS + r] = fp[3 * MAXROWS + r] & (x >> 4)
+        fp[5 * MAXROWS + r] = x & (x >> 2)
+        ap[r] = a
+        ap[MAXROWS + r] = a | (a >> 1)
+        ap[2 * MAXROWS + r] = ap[MAXROWS + r] | (a >> 2)
+        ap[3 * MAXROWS + r] = ap[2 * MAXROWS + r] | (a >> 3)
+        ap[4 * MAXROWS + r] = ap[3 * MAXROWS + r] | (a >> 4)
+        ap[5 * MAXROWS + r] = a | (a >> 2)
     group = ((<uint32_t>1) << per) - 1
     left = cs.left
     while left:
@@ -201,34 +232,64 @@ cdef int scan(const State* s, int k, uint16_t* out, int stop_at_first) noexcept 
         o = p_first[p]
         oend = o + p_count[p]
         while o < oend:
-            rows = rm[o_h[o]]
-            x0 = o_pdx[o][0]
-            x1 = o_pdx[o][1]
-            x2 = o_pdx[o][2]
-            x3 = o_pdx[o][3]
-            x4 = o_pdx[o][4]
-            y0 = o_pdy[o][0]
-            y1 = o_pdy[o][1]
-            y2 = o_pdy[o][2]
-            y3 = o_pdy[o][3]
-            y4 = o_pdy[o][4]
+            nrows = o_h[o]
+            rows = rm[nrows]
+            f0 = o_roff[o][0]
+            f1 = o_roff[o][1]
+            f2 = o_roff[o][2]
+            f3 = o_roff[o][3]
+            f4 = o_roff[o][4]
+            s0 = o_rsh[o][0]
+            s1 = o_rsh[o][1]
+            s2 = o_rsh[o][2]
+            s3 = o_rsh[o][3]
+            s4 = o_rsh[o][4]
             vmask = valid[o_w[o]]
             while rows:
                 r0 = blk_ctz(rows)
                 rows &= ~(group << r0)
-                a = (((pa[r0 + y0] >> x0) | (pa[r0 + y1] >> x1) | (pa[r0 + y2] >> x2)
-                      | (pa[r0 + y3] >> x3) | (pa[r0 + y4] >> x4))
-                     & vmask & (pf[r0 + y0] >> x0) & (pf[r0 + y1] >> x1) & (pf[r0 + y2] >> x2)
-                     & (pf[r0 + y3] >> x3) & (pf[r0 + y4] >> x4))
-                if a == 0:
-                    continue
+                if nrows == 1:
+                    a = (ap[r0 + f0] >> s0) & (fp[r0 + f0] >> s0)
+                elif nrows == 2:
+                    a = (((ap[r0 + f0] >> s0) | (ap[r0 + f1] >> s1))
+                         & (fp[r0 + f0] >> s0) & (fp[r0 + f1] >> s1))
+                elif nrows == 3:
+                    a = (((ap[r0 + f0] >> s0) | (ap[r0 + f1] >> s1) | (ap[r0 + f2] >> s2))
+                         & (fp[r0 + f0] >> s0) & (fp[r0 + f1] >> s1) & (fp[r0 + f2] >> s2))
+                elif nrows == 4:
+                    a = (((ap[r0 + f0] >> s0) | (ap[r0 + f1] >> s1) | (ap[r0 + f2] >> s2)
+                          | (ap[r0 + f3] >> s3))
+                         & (fp[r0 + f0] >> s0) & (fp[r0 + f1] >> s1) & (fp[r0 + f2] >> s2)
+                         & (fp[r0 + f3] >> s3))
+                else:
+                    a = (((ap[r0 + f0] >> s0) | (ap[r0 + f1] >> s1) | (ap[r0 + f2] >> s2)
+                          | (ap[r0 + f3] >> s3) | (ap[r0 + f4] >> s4))
+                         & (fp[r0 + f0] >> s0) & (fp[r0 + f1] >> s1) & (fp[r0 + f2] >> s2)
+                         & (fp[r0 + f3] >> s3) & (fp[r0 + f4] >> s4))
+                a &= vmask
                 if stop_at_first:
-                    return 1
+                    if a:
+                        return 1
+                    continue
+                # branch-free listing of up to four moves (garbage past the count is overwritten)
                 base = (o * H + r0) * W
-                while a:
-                    w[0] = <uint16_t>(base + blk_ctz(a))
-                    w += 1
-                    a &= a - 1
+                nb = blk_popcount(a)
+                w[0] = <uint16_t>(base + blk_ctz(a | top))
+                a &= a - 1
+                w[1] = <uint16_t>(base + blk_ctz(a | top))
+                a &= a - 1
+                w[2] = <uint16_t>(base + blk_ctz(a | top))
+                a &= a - 1
+                w[3] = <uint16_t>(base + blk_ctz(a | top))
+                a &= a - 1
+                if nb > 4:
+                    w += 4
+                    while a:
+                        w[0] = <uint16_t>(base + blk_ctz(a))
+                        w += 1
+                        a &= a - 1
+                else:
+                    w += nb
             o += 1
     return <int>(w - out)
 
