@@ -8,7 +8,11 @@ from hypothesis import strategies as st
 
 from solver._ext import clovece as engine
 from solver.clovece.strategies import SEATS, STRATEGIES
-from tests.clovece_reference import ClassicReference, replay
+
+try:
+    from tests.clovece_reference import ClassicReference, replay
+except ImportError:  # plain `pytest` puts tests/ itself on sys.path
+    from clovece_reference import ClassicReference, replay
 
 MIXES = [
     ("random", "random", "random", "random"),

@@ -9,7 +9,11 @@ from solver._ext.clovece import CompiledBoard, NapijTable
 from solver.clovece.board import load_board
 from solver.clovece.deck import CARD_KINDS, compile_deck, load_deck
 from solver.clovece.strategies import SEATS, strategy_ids
-from tests.clovece_reference import NapijMoves, NapijPawn
+
+try:
+    from tests.clovece_reference import NapijMoves, NapijPawn
+except ImportError:  # plain `pytest` puts tests/ itself on sys.path
+    from clovece_reference import NapijMoves, NapijPawn
 
 BOARD = load_board()
 DECK = load_deck()
