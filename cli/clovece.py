@@ -28,8 +28,8 @@ def group() -> None:
 def simulate(variant, players, strategy, board, deck, games, seed, workers, backend, scheduler,
              block_size, output, fmt, quiet) -> None:
     """Per seat: win rate with 95 % interval, game length, drinks, captures, Black path use."""
-    from solver.clovece.board import load_board
-    from solver.clovece.deck import load_deck
+    from solver.clovece.board import read_board_text
+    from solver.clovece.deck import read_deck_text
     from solver.clovece.experiment import CloveceExperiment
     from solver.clovece.strategies import parse_strategy_list
     from solver.errors import SolverError
@@ -37,11 +37,12 @@ def simulate(variant, players, strategy, board, deck, games, seed, workers, back
     counts = parse_int_list(players, "players", 2, 4)
     if variant == "classic" and (board or deck):
         raise SolverError("--board and --deck apply to --variant napij-se only")
-    if variant == "napij-se":
-        load_board(board)   # validate now: a broken file is a one-line error before any work
-        load_deck(deck)
+    board_text = deck_text = None
+    if variant == "napij-se":   # validate now: a broken file is a one-line error before any work
+        board_text = read_board_text(board) if board else None
+        deck_text = read_deck_text(deck) if deck else None
     experiments = [
-        CloveceExperiment(variant, n, parse_strategy_list(strategy, n), board, deck) for n in counts
+        CloveceExperiment(variant, n, parse_strategy_list(strategy, n), board_text, deck_text) for n in counts
     ]
     run_and_report(experiments, games=games, seed=seed, workers=workers, backend=backend,
                    scheduler=scheduler, block_size=block_size, output=output, fmt=fmt, quiet=quiet)

@@ -151,3 +151,20 @@ def test_deck_errors_name_the_entry() -> None:
         compile_deck({"cards": [{"card": "drink", "count": -1}]})
     with pytest.raises(SolverError, match="needs 1..64 cards"):
         compile_deck({"cards": [{"card": "drink", "count": 65}]})
+
+
+def test_cli_uses_the_given_board_and_deck(tmp_path) -> None:
+    """A house deck of 32 finish-your-glass cards and the default board copied to a file."""
+    import csv
+
+    deck = tmp_path / "deck.json"
+    deck.write_text(json.dumps({"cards": [{"card": "finish-glass", "count": 32}]}))
+    board = tmp_path / "board.json"
+    board.write_text(default_board_path().read_text(encoding="utf-8"), encoding="utf-8")
+    out = tmp_path / "r.csv"
+    code, _ = _run(["clovece", "simulate", "--players", "2", "--games", "200", "-j", "2", "-q",
+                    "--board", str(board), "--deck", str(deck), "-o", str(out)], tmp_path)
+    assert code == 0
+    for row in csv.DictReader(out.open()):
+        assert float(row["mean_finish_glass"]) > 1.5
+        assert float(row["mean_finish_glass"]) == float(row["mean_drinks_card"])

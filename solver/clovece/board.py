@@ -53,16 +53,22 @@ def default_board_path() -> Path:
     return Path(str(resources.files("solver.clovece") / "napij-se.board.json"))
 
 
-def load_board(path: str | Path | None = None) -> Board:
-    """Read and validate a board file (default: the shipped reconstruction)."""
+def read_board_text(path: str | Path | None = None) -> str:
+    """The text of a board file, validated (so that it can travel to workers instead of a path)."""
+    load_board(path)
+    return (Path(path) if path is not None else default_board_path()).read_text(encoding="utf-8")
+
+
+def load_board(path: str | Path | None = None, text: str | None = None) -> Board:
+    """Read and validate a board file (default: the shipped reconstruction) or a board's JSON text."""
     path = Path(path) if path is not None else default_board_path()
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(text if text is not None else path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise SolverError(f"cannot read board file {str(path)!r}: {exc.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise SolverError(f"board file {str(path)!r} is not valid JSON: {exc}") from None
-    return compile_board(doc, name=str(path))
+    return compile_board(doc, name=str(path) if text is None else "board")
 
 
 def _field_error(fid: str, msg: str) -> SolverError:

@@ -47,8 +47,8 @@ def default_deck_path() -> Path:
     return Path(str(resources.files("solver.clovece") / "napij-se.deck.json"))
 
 
-def load_deck(path: str | Path | None = None) -> Deck:
-    """Read and validate a deck file (default: the shipped 32-card deck).
+def load_deck(path: str | Path | None = None, text: str | None = None) -> Deck:
+    """Read and validate a deck file (default: the shipped 32-card deck) or a deck's JSON text.
 
     >>> d = load_deck()
     >>> len(d.kind), d.kind.count(CARD_KINDS.index("drink"))
@@ -56,12 +56,18 @@ def load_deck(path: str | Path | None = None) -> Deck:
     """
     path = Path(path) if path is not None else default_deck_path()
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(text if text is not None else path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise SolverError(f"cannot read deck file {str(path)!r}: {exc.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise SolverError(f"deck file {str(path)!r} is not valid JSON: {exc}") from None
-    return compile_deck(doc, str(path))
+    return compile_deck(doc, str(path) if text is None else "deck")
+
+
+def read_deck_text(path: str | Path | None = None) -> str:
+    """The text of a deck file, validated (so that it can travel to workers instead of a path)."""
+    load_deck(path)
+    return (Path(path) if path is not None else default_deck_path()).read_text(encoding="utf-8")
 
 
 def compile_deck(doc: Any, name: str = "deck") -> Deck:

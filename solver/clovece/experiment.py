@@ -17,16 +17,21 @@ DRINK_CAUSES = ("captured", "bottle", "pub", "card", "home", "start", "toast")
 
 
 @functools.lru_cache(maxsize=8)
-def compiled(board_path: str | None, deck_path: str | None) -> Any:
-    """The compiled board and deck (cached per process: every block of a run reuses it)."""
+def compiled(board_text: str | None, deck_text: str | None) -> Any:
+    """The compiled board and deck from their JSON texts (None: the shipped files), cached per process
+    so that every block of a run reuses it."""
     from solver._ext.clovece import CompiledBoard
 
-    return CompiledBoard(load_board(board_path).arrays, load_deck(deck_path).arrays())
+    return CompiledBoard(load_board(text=board_text).arrays, load_deck(text=deck_text).arrays())
 
 
 @dataclass(frozen=True)
 class CloveceExperiment(Experiment):
-    """``players`` players (seats from :data:`SEATS`) with one strategy each, on one variant."""
+    """``players`` players (seats from :data:`SEATS`) with one strategy each, on one variant.
+
+    ``board`` and ``deck`` are the JSON texts of other board / deck files (None: the shipped ones);
+    texts rather than paths, so that the experiment runs on workers that do not see the files.
+    """
 
     variant: str
     players: int
