@@ -81,7 +81,7 @@ cdef struct Params:
     int sq_fields
     int sq_max_rounds
     # policy tables
-    double rl_eq[128][8][5]     # [doll cards left][tokens in the stack, max 7][card]
+    const signed char* rl_best  # [timer][doll cards left][field][stack 0-12]: equilibrium card
     double br_eq[32][5]
     double tug_eq[8][8][5]
     double sq_eq[2][6][4]       # [a token can enter the head][opponents sharing a zone][card]
@@ -136,9 +136,9 @@ cdef inline int popcount(int m) noexcept nogil:
 
 # ----------------------------------------------------------------------------- 1 red light
 
-cdef int rl_choose(Game* g, int p, int pos, int cnt, int rem) noexcept nogil:
+cdef int rl_choose(Game* g, int p, int pos, int cnt, int rem, int timer) noexcept nogil:
     """Number card 0-4 for seat p with cnt tokens stacked on field pos; rem: the doll cards
-    (bitmask) not yet revealed in this pass through the deck."""
+    (bitmask) not yet revealed in this pass through the deck; timer: steps already run."""
     cdef Params* prm = g.prm
     cdef int pol = g.pol[p], n, i, ncard = 0, best = 0
     cdef int crossed[5]
@@ -146,7 +146,7 @@ cdef int rl_choose(Game* g, int p, int pos, int cnt, int rem) noexcept nogil:
     if pol == POL_RANDOM:
         return <int>rng_below(&g.rng, 5)
     if pol == POL_EQ:
-        return sample(&g.rng, &prm.rl_eq[rem][cnt if cnt < 7 else 7][0], 5)
+        return prm.rl_best[(((timer << prm.n_doll) + rem) * (prm.rl_len + 1) + pos) * 13 + (cnt if cnt < 12 else 12)]
     penalty = prm.rl_penalty_careful if pol == POL_CAREFUL else prm.rl_penalty_bold
     for n in range(5):
         crossed[n] = 0
@@ -235,7 +235,7 @@ cdef void red_light(Game* g) noexcept nogil:
         for i in range(idx, prm.n_doll):
             rem |= 1 << deck[i]
         for p in range(P):
-            card[p] = rl_choose(g, p, pos[p], cnt[p], rem) if cnt[p] > 0 else -1
+            card[p] = rl_choose(g, p, pos[p], cnt[p], rem, timer) if cnt[p] > 0 else -1
         rl_resolve(g, g.start, pos, cnt, done, card, prm.doll_mask[deck[idx]])
         idx += 1
         rounds += 1
@@ -1213,13 +1213,13 @@ cdef void fill_params(Params* prm, dict d) except *:
     prm.sq_tri = d["sq_tri"]
     prm.sq_fields = d["sq_fields"]
     prm.sq_max_rounds = d["sq_max_rounds"]
-    rl = np.ascontiguousarray(d["rl_eq"], dtype=np.float64).reshape(128, 8, 5)
+    cdef const signed char[:, :, :, ::1] rlb = d["rl_best"]
+    if (rlb.shape[0] != prm.timer_steps or rlb.shape[1] != (1 << prm.n_doll) or
+            rlb.shape[2] != prm.rl_len + 1 or rlb.shape[3] != 13):
+        raise ValueError("rl_best table does not match the parameters")
+    prm.rl_best = &rlb[0, 0, 0, 0]  # the dict keeps the array alive during the call
     br = np.ascontiguousarray(d["br_eq"], dtype=np.float64).reshape(32, 5)
     tg = np.ascontiguousarray(d["tug_eq"], dtype=np.float64).reshape(8, 8, 5)
-    for i in range(128):
-        for j in range(8):
-            for k in range(5):
-                prm.rl_eq[i][j][k] = rl[i, j, k]
     for i in range(32):
         for k in range(5):
             prm.br_eq[i][k] = br[i, k]
@@ -1377,13 +1377,14 @@ def t_red_light_round(dict params, pols, pos, cnt, cards, int doll_mask, uint64_
     return [cpos[p] for p in range(P)], [ccnt[p] for p in range(P)], [cdone[p] for p in range(P)]
 
 
-def t_red_light_choice(dict params, int policy, int pos, int remaining_mask, int cnt=1, uint64_t seed=1):
+def t_red_light_choice(dict params, int policy, int pos, int remaining_mask, int cnt=1, int timer=0,
+                       uint64_t seed=1):
     """The number card a seat with the given policy and cnt tokens plays from field pos."""
     cdef Params prm
     cdef Game g
     fill_params(&prm, params)
     init_game(&g, &prm, 3, [policy, 0, 0], seed)
-    return rl_choose(&g, 0, pos, cnt, remaining_mask)
+    return rl_choose(&g, 0, pos, cnt, remaining_mask, timer)
 
 
 def t_tug_layout(dict params, pols, active, uint64_t seed=1):

@@ -382,8 +382,48 @@ def test_equilibrium_tables_solve_the_small_games():
 
 def test_equilibrium_red_light_uses_the_table():
     rem = 1 << ENGINE["doll_masks"].index((1 << 0) | (1 << 4))
-    assert ENGINE["rl_eq"][rem][7] == pytest.approx([0, 0, 0, 1, 0], abs=1e-9)
-    assert {eng.t_red_light_choice(ENGINE, EQ, 0, rem, 7, s) for s in range(20)} == {3}
+    assert ENGINE["rl_best"][0, rem, 0, 7] == 3        # the only card left crosses out 0 and 4
+    for pos, cnt, t in ((0, 7, 0), (5, 3, 1), (11, 1, 2)):
+        assert eng.t_red_light_choice(ENGINE, EQ, pos, 127, cnt, t) == ENGINE["rl_best"][t, 127, pos, cnt]
+    assert ENGINE["rl_best"][0, 127, 0, 1] > 0           # a lone token still has to move
+
+
+def brute_red_light(masks, track, steps, t, rem, pos, cnt):
+    """Plain recursion for the best expected number of crossing tokens (no pushes)."""
+    if cnt == 0:
+        return 0.0
+    full = (1 << len(masks)) - 1
+    best = 0.0
+    for n in range(5):
+        total = 0.0
+        cards = [i for i in range(len(masks)) if rem >> i & 1]
+        for i in cards:
+            rest, t2 = rem & ~(1 << i), t
+            if not rest:
+                rest, t2 = full, t + 1
+            if masks[i] >> n & 1:
+                total += 0.0 if t2 == steps else brute_red_light(masks, track, steps, t2, rest, pos, cnt - 1)
+            elif pos + n > track:
+                total += cnt
+            else:
+                total += 0.0 if t2 == steps else brute_red_light(masks, track, steps, t2, rest, pos + n, cnt)
+        best = max(best, total / len(cards))
+    return best
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 4), max_size=3, unique=True), min_size=1, max_size=3),
+       st.integers(1, 4), st.integers(1, 2))
+def test_red_light_programme_matches_plain_recursion(cards, track, steps):
+    from solver.squid.equilibrium import red_light_values
+
+    masks = tuple(sum(1 << n for n in card) for card in cards)
+    _, value = red_light_values(masks, track, steps, 0.0)
+    full = (1 << len(masks)) - 1
+    for pos in range(track + 1):
+        for cnt in (1, 2):
+            want = brute_red_light(masks, track, steps, 0, full, pos, cnt)
+            assert value[0, full, pos, cnt] == pytest.approx(want)
 
 
 def test_squid_zone_payoff_reproduces_the_two_player_matrix_and_n_player_search_converges():

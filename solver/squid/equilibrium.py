@@ -5,11 +5,11 @@ programming (OR-Tools GLOP).  The n-player situations are reduced to "me against
 representative opponent" (or one side against the other) with a simplified payoff; the
 weights are in the ``[equilibrium]`` section of the parameter file.  See docs/squid.md.
 
-* red light: for each set of doll cards still in the deck (card counting) and each stack size
-  c (1-7), a 5x5 game between two players' number cards; a crossed-out number costs a token, a
-  safe number n gains ``n * field_value * c / (track_length + 1)`` tokens (the whole stack must
-  cross the line before the timer runs out), an unpunished 0 removes an opponent token with
-  ``push_chance``.
+* red light: players interact only through pushes, so the game "my tokens minus yours" is
+  separable and its equilibrium is pure: the card maximising the stack's expected surviving
+  tokens (an exact dynamic programme over timer, doll cards left, field and stack size) plus
+  ``red_light_zero_value`` tokens for an unpunished 0 on the track (it pushes an opponent out but
+  leaves the stack where rivals' 0s can push it).
 * glass bridge: for each hand (cards not yet used), a game in which the token that goes
   further steps on fresh tiles first (risk ``cracked / tiles`` per new tile).
 * tug of war: for each pair of side sizes (a, b), a team game in which each side chooses a
@@ -55,20 +55,6 @@ def solve_zero_sum(a: np.ndarray) -> tuple[np.ndarray, float]:
         raise RuntimeError("matrix game LP not solved")
     probs = np.clip(np.array([xi.solution_value() for xi in x]), 0.0, None)
     return probs / probs.sum(), float(v.solution_value())
-
-
-def red_light_matrix(masks: list[int], field_value: float, push_chance: float) -> np.ndarray:
-    """Row card i vs column card j, averaged over the doll cards left (crossed-out bitmasks)."""
-    a = np.zeros((5, 5))
-    for dm in masks:
-        for i in range(5):
-            for j in range(5):
-                ci, cj = dm >> i & 1, dm >> j & 1
-                gi = -1.0 if ci else i * field_value
-                gj = -1.0 if cj else j * field_value
-                push = (push_chance if i == 0 and not ci else 0.0) - (push_chance if j == 0 and not cj else 0.0)
-                a[i, j] += gi - gj + push
-    return a / len(masks)
 
 
 def bridge_matrix(hand: int, field_value: float, crack_rate: float, push_chance: float) -> np.ndarray:
@@ -228,17 +214,66 @@ def _squid_table(move_value: float, head_value: float) -> np.ndarray:
     return sq
 
 
+RL_MAX_STACK = 12
+
+
+def red_light_values(masks: tuple[int, ...], track: int, timer_steps: int,
+                     zero_value: float) -> tuple[np.ndarray, np.ndarray]:
+    """Dynamic programme for one red-light stack against the doll deck (card counting, timer).
+
+    State: timer step t, doll cards still in this pass (bitmask), field pos (0..track), stack
+    size c (0..12).  Value: expected tokens of the stack that cross the finish line.  Returns
+    (best card [t, mask, pos, c] as int8, value [t, mask, pos, c]).  The best card maximises the
+    value plus ``zero_value`` tokens for an unpunished 0 on the track (the push).  In the
+    two-player relative game "my tokens minus yours" these payoffs are separable, so this pure
+    best card is also its equilibrium.
+
+    >>> best, value = red_light_values((1 << 4,), 1, 1, 0.0)   # one card crossing out 4, 1 field
+    >>> int(best[0, 1, 0, 2]), float(value[0, 1, 0, 2])        # 2 (or 3) crosses safely
+    (2, 2.0)
+    """
+    n_cards = len(masks)
+    full = (1 << n_cards) - 1
+    fields = track + 1
+    cnt = np.arange(RL_MAX_STACK + 1, dtype=float)
+    pos = np.arange(fields)
+    value = np.zeros((timer_steps, 1 << n_cards, fields, RL_MAX_STACK + 1))
+    best = np.zeros(value.shape, dtype=np.int8)
+    by_size = sorted(range(1, full + 1), key=lambda m: bin(m).count("1"))
+    for t in range(timer_steps - 1, -1, -1):
+        for mask in by_size:
+            cards = [i for i in range(n_cards) if mask >> i & 1]
+            q = np.zeros((5, fields, RL_MAX_STACK + 1))
+            for i in cards:
+                rest = mask & ~(1 << i)
+                if rest:
+                    nxt = value[t, rest]
+                elif t + 1 < timer_steps:
+                    nxt = value[t + 1, full]
+                else:
+                    nxt = np.zeros((fields, RL_MAX_STACK + 1))  # the timer hits zero
+                for n in range(5):
+                    if masks[i] >> n & 1:      # crossed out: the stack loses one token
+                        q[n, :, 1:] += nxt[:, :-1]
+                    else:
+                        dest = pos + n
+                        over = dest > track
+                        q[n] += np.where(over[:, None], cnt[None, :], nxt[np.minimum(dest, track)])
+            q /= len(cards)
+            score = q.copy()
+            safe0 = sum(1 for i in cards if not masks[i] & 1) / len(cards)
+            score[0, 1:, 1:] += zero_value * safe0
+            best[t, mask] = np.argmax(score, axis=0)
+            value[t, mask] = q.max(axis=0)
+    best[..., 0] = 0
+    return best, value
+
+
 @lru_cache(maxsize=16)
-def _red_light_table(masks: tuple[int, ...], field_value: float, push_chance: float, track: int) -> np.ndarray:
-    rl = np.full((128, 8, 5), 0.2)
-    n = len(masks)
-    for rem in range(1, 1 << n):
-        left = [masks[i] for i in range(n) if rem >> i & 1]
-        for cnt in range(1, 8):
-            rl[rem, cnt], _ = solve_zero_sum(red_light_matrix(left, field_value * cnt / (track + 1),
-                                                              push_chance))
-    rl.flags.writeable = False
-    return rl
+def _red_light_table(masks: tuple[int, ...], track: int, timer_steps: int, zero_value: float) -> np.ndarray:
+    best, _ = red_light_values(masks, track, timer_steps, zero_value)
+    best.flags.writeable = False
+    return best
 
 
 @lru_cache(maxsize=16)
@@ -270,7 +305,7 @@ def tables(p: dict[str, Any]) -> dict[str, Any]:
     )
     out = dict(_other_tables(key))
     out["sq_eq"] = _squid_table(float(eq["squid_move_value"]), float(eq["squid_head_value"]))
-    out["rl_eq"] = _red_light_table(tuple(sum(1 << n for n in card) for card in p["red_light"]["doll_cards"]),
-                                    float(eq["red_light_field_value"]), float(eq["red_light_push_chance"]),
-                                    p["red_light"]["track_length"])
+    out["rl_best"] = _red_light_table(tuple(sum(1 << n for n in card) for card in p["red_light"]["doll_cards"]),
+                                      p["red_light"]["track_length"], p["timer_steps"],
+                                      float(eq["red_light_zero_value"]))
     return out

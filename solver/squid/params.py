@@ -191,7 +191,8 @@ def validate(p: Params) -> None:
     _weights(pol["squid_careful"], "policies.squid_careful", 4)
     _weights(pol["squid_bold"], "policies.squid_bold", 4)
     for key, value in p["equilibrium"].items():
-        _num(value, f"equilibrium.{key}", 0.0, 1e6)
+        low = -100.0 if key == "red_light_zero_value" else 0.0
+        _num(value, f"equilibrium.{key}", low, 1e6)
 
 
 def zone_distances(p: Params) -> dict[str, int | None]:
