@@ -58,8 +58,6 @@ cdef int o_w[MAXORIENT]
 cdef int o_h[MAXORIENT]
 cdef int o_dx[MAXORIENT][MAXCELLS]
 cdef int o_dy[MAXORIENT][MAXCELLS]
-cdef int o_pdx[MAXORIENT][MAXCELLS]              # cells padded to 5 by repeating the first one
-cdef int o_pdy[MAXORIENT][MAXCELLS]              # (AND / OR are idempotent: the scan is unrolled)
 cdef uint64_t o_rows[MAXORIENT][MAXCELLS]       # cell rows, bit dx
 cdef int o_roff[MAXORIENT][MAXCELLS]             # row i: pattern * MAXROWS + i (see scan)
 cdef int o_rsh[MAXORIENT][MAXCELLS]              # row i: column of its leftmost cell
@@ -108,11 +106,8 @@ def _build_tables():
                 o_roff[o][i] = ROW_PATTERNS.index(pattern) * MAXROWS + i
                 o_rsh[o][i] = xs[0]
             for i in range(o_h[o], MAXCELLS):
-                o_roff[o][i] = o_roff[o][0]
+                o_roff[o][i] = o_roff[o][0]   # unused rows repeat row 0
                 o_rsh[o][i] = o_rsh[o][0]
-            for i in range(MAXCELLS):
-                o_pdx[o][i] = shape[i if i < len(shape) else 0][0]
-                o_pdy[o][i] = shape[i if i < len(shape) else 0][1]
             halo = set()
             for (x, y) in cells:
                 for (a, b) in ((x, y), (x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
