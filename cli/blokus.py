@@ -134,6 +134,8 @@ def selfplay(variant: str, first_move: str, strategy: str, sgf_file: str | None,
         entries = []
         for i, g in enumerate(recorded, start=1):
             comment = (f"self-play {v.name} seed {seed} game {i}; strategies {','.join(strategies)}; "
-                       f"scores {' '.join(map(str, g.scores))}")
+                       f"side scores {' '.join(map(str, g.scores))}; colour scores "
+                       f"{' '.join(map(str, g.colour_scores()))}; Pentobi points "
+                       f"{' '.join(map(str, g.pentobi_points()))}")
             entries.append((g, f"selfplay {i}", comment))
         write_text_atomic(sgf_file, write_games(entries))

@@ -143,3 +143,15 @@ def test_greedy_beats_random_and_mc_beats_greedy_in_duo():
     exp = SelfPlay("duo", strategies=("mc:6:8", "greedy"))
     rows = exp.rows(exp.simulate(2, 30), 30)
     assert rows[0]["win_rate"] > 0.6
+
+
+@pytest.mark.parametrize("variant,sides", [("teams", "blue+red"), ("classic-3", "blue"), ("classic-2", "blue+red")])
+def test_show_sides(tmp_path, capsys, variant, sides):
+    from solver.blokus.game import Game
+
+    path = tmp_path / "g.blksgf"
+    g = Game(variant)
+    g.play(g.legal_moves()[0])
+    path.write_text(write_game(g))
+    code, out, _ = run(["blokus", "show", str(path), "--no-color"], capsys)
+    assert code == 0 and f"sides: {sides} " in out and "yellow to play" in out

@@ -157,7 +157,9 @@ class SelfPlay(Experiment):
             lo, hi = wilson_interval(wins, games)
             row.update(win_rate=wins / games if games else float("nan"), ci_low=lo, ci_high=hi)
             row["outright_wins"] = int(seat("outright"))
+            row["outright_win_rate"] = row["outright_wins"] / games if games else float("nan")
             row["shared_wins"] = int(seat("shared"))
+            row["shared_win_rate"] = row["shared_wins"] / games if games else float("nan")
             row["first_move"] = v.first_move
             row["colours"] = names[p]
             row["side"] = v.sides[p] + 1
