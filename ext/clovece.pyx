@@ -878,20 +878,22 @@ cdef int n_score(NGame* g0, NGame* g1, int p, int k, int ndice, int choice, int 
     return sc
 
 
-cdef int n_single_moves(NGame* g, int p, int d, int* mk, int* mc, int* mp) noexcept nogil:
-    """Legal moves of player p for one die: pawn, choice and pre6 flag arrays; returns the count."""
-    cdef int k, c, n = 0, blk
-    cdef Pawn ns
+cdef int n_moves(NGame* g, int p, int steps, bint may_enter, int enter_steps, int* mk, int* mc, int* mp,
+                 Pawn* ns, int* bl) noexcept nogil:
+    """Legal moves of player p: pawns in play move ``steps``; if ``may_enter``, a pawn in the pub or
+    held uses a 6 to enter / get free and then moves ``enter_steps``.  Fills pawn, choice, pre6 flag,
+    the pawn's state after the move and whether it used the Black path; returns the count (<= 8)."""
+    cdef int k, c, n = 0
     for k in range(4):
         if g.pw[p][k].pos < 0 or g.pw[p][k].held:
-            if d == 6 and n_walk(g, p, k, 0, 0, 1, &ns, &blk) >= 0:
+            if may_enter and n_walk(g, p, k, enter_steps, 0, 1, &ns[n], &bl[n]) >= 0:
                 mk[n] = k
                 mc[n] = 0
                 mp[n] = 1
                 n += 1
             continue
         for c in range(2 if n_can_choose(g, p, k) else 1):
-            if n_walk(g, p, k, d, c, 0, &ns, &blk) >= 0:
+            if n_walk(g, p, k, steps, c, 0, &ns[n], &bl[n]) >= 0:
                 mk[n] = k
                 mc[n] = c
                 mp[n] = 0
@@ -899,37 +901,33 @@ cdef int n_single_moves(NGame* g, int p, int d, int* mk, int* mc, int* mp) noexc
     return n
 
 
-cdef int n_sum_moves(NGame* g, int p, int total, int* mk, int* mc, int* mp) noexcept nogil:
+cdef inline int n_single_moves(NGame* g, int p, int d, int* mk, int* mc, int* mp, Pawn* ns,
+                               int* bl) noexcept nogil:
+    """Legal moves for one die."""
+    return n_moves(g, p, d, d == 6, 0, mk, mc, mp, ns, bl)
+
+
+cdef inline int n_sum_moves(NGame* g, int p, int total, int* mk, int* mc, int* mp, Pawn* ns,
+                            int* bl) noexcept nogil:
     """Legal moves of one pawn by the sum of all dice (a pawn outside play uses the first 6)."""
-    cdef int k, c, n = 0, blk
-    cdef Pawn ns
-    for k in range(4):
-        if g.pw[p][k].pos < 0 or g.pw[p][k].held:
-            if n_walk(g, p, k, total - 6, 0, 1, &ns, &blk) >= 0:
-                mk[n] = k
-                mc[n] = 0
-                mp[n] = 1
-                n += 1
-            continue
-        for c in range(2 if n_can_choose(g, p, k) else 1):
-            if n_walk(g, p, k, total, c, 0, &ns, &blk) >= 0:
-                mk[n] = k
-                mc[n] = c
-                mp[n] = 0
-                n += 1
-    return n
+    return n_moves(g, p, total, True, total - 6, mk, mc, mp, ns, bl)
+
+
+cdef inline int n_apply(NGame* g, int p, int k, Pawn* ns, int blk) noexcept nogil:
+    """Apply a move whose end state n_moves computed on this same position."""
+    if blk:
+        g.black = 1
+    n_place(g, p, k, ns, 0)
+    return blk
 
 
 cdef int n_do(NGame* g, int p, int k, int steps, int choice, int pre6) noexcept nogil:
-    """Apply one legal move; returns 1 if it used the Black path."""
+    """Apply one legal move; returns 1 if it used the Black path, -1 if the move is illegal."""
     cdef Pawn ns
     cdef int blk
     if n_walk(g, p, k, steps, choice, pre6, &ns, &blk) < 0:
         return -1
-    if blk:
-        g.black = 1
-    n_place(g, p, k, &ns, 0)
-    return blk
+    return n_apply(g, p, k, &ns, blk)
 
 
 cdef void n_play_dice(NGame* g, int p, int* dice, int nd) noexcept nogil:
@@ -937,28 +935,30 @@ cdef void n_play_dice(NGame* g, int p, int* dice, int nd) noexcept nogil:
     cdef int mk[8]
     cdef int mc[8]
     cdef int mp[8]
-    cdef int n, i, m, total = 0, bm, blk, sc, bsc, seqsc
+    cdef int bl[8]
+    cdef Pawn ns[8]
+    cdef int n, i, m, total = 0, blk, sc, bsc, seqsc
     cdef NGame seq, cand, best
     for i in range(nd):
         total += dice[i]
     if g.strat[p] == S_RANDOM:
         if nd > 1 and rng_below(g.rng, 2) == 0:
-            n = n_sum_moves(g, p, total, mk, mc, mp)
+            n = n_sum_moves(g, p, total, mk, mc, mp, ns, bl)
             if n > 0:
                 m = rng_below(g.rng, n)
-                n_do(g, p, mk[m], total - 6 * mp[m], mc[m], mp[m])
+                n_apply(g, p, mk[m], &ns[m], bl[m])
                 return
         for i in range(nd):
-            n = n_single_moves(g, p, dice[i], mk, mc, mp)
+            n = n_single_moves(g, p, dice[i], mk, mc, mp, ns, bl)
             if n == 0:
                 if i == 0 and nd > 1:       # the first die is useless alone: maybe the sum helps
-                    n = n_sum_moves(g, p, total, mk, mc, mp)
+                    n = n_sum_moves(g, p, total, mk, mc, mp, ns, bl)
                     if n > 0:
                         m = rng_below(g.rng, n)
-                        n_do(g, p, mk[m], total - 6 * mp[m], mc[m], mp[m])
+                        n_apply(g, p, mk[m], &ns[m], bl[m])
                 return
             m = rng_below(g.rng, n) if n > 1 else 0
-            n_do(g, p, mk[m], dice[i] - 6 * mp[m], mc[m], mp[m])
+            n_apply(g, p, mk[m], &ns[m], bl[m])
             if g.winner >= 0:
                 return
         return
@@ -966,7 +966,7 @@ cdef void n_play_dice(NGame* g, int p, int* dice, int nd) noexcept nogil:
     memcpy(&seq, g, sizeof(NGame))
     seqsc = 0
     for i in range(nd):
-        n = n_single_moves(&seq, p, dice[i], mk, mc, mp)
+        n = n_single_moves(&seq, p, dice[i], mk, mc, mp, ns, bl)
         if n == 0:
             if i == 0:
                 seqsc = -2000000000     # no move die by die: any sum move is better than none
@@ -974,7 +974,7 @@ cdef void n_play_dice(NGame* g, int p, int* dice, int nd) noexcept nogil:
         bsc = -2000000000
         for m in range(n):
             memcpy(&cand, &seq, sizeof(NGame))
-            blk = n_do(&cand, p, mk[m], dice[i] - 6 * mp[m], mc[m], mp[m])
+            blk = n_apply(&cand, p, mk[m], &ns[m], bl[m])
             sc = n_score(&seq, &cand, p, mk[m], 1, mc[m], blk)
             if sc > bsc:
                 bsc = sc
@@ -984,10 +984,10 @@ cdef void n_play_dice(NGame* g, int p, int* dice, int nd) noexcept nogil:
         if seq.winner >= 0:
             break
     if nd > 1:
-        n = n_sum_moves(g, p, total, mk, mc, mp)
+        n = n_sum_moves(g, p, total, mk, mc, mp, ns, bl)
         for m in range(n):
             memcpy(&cand, g, sizeof(NGame))
-            blk = n_do(&cand, p, mk[m], total - 6 * mp[m], mc[m], mp[m])
+            blk = n_apply(&cand, p, mk[m], &ns[m], bl[m])
             sc = n_score(g, &cand, p, mk[m], nd, mc[m], blk)
             if sc > seqsc:
                 seqsc = sc
@@ -1301,13 +1301,10 @@ cdef class NapijTable:
         cdef int mk[8]
         cdef int mc[8]
         cdef int mp[8]
-        cdef int n = n_single_moves(&self.g, p, die, mk, mc, mp), i, blk
-        cdef Pawn ns
-        out = []
-        for i in range(n):
-            n_walk(&self.g, p, mk[i], die - 6 * mp[i], mc[i], mp[i], &ns, &blk)
-            out.append((mk[i], mc[i], mp[i], ns.pos))
-        return out
+        cdef int bl[8]
+        cdef Pawn ns[8]
+        cdef int n = n_single_moves(&self.g, p, die, mk, mc, mp, ns, bl), i
+        return [(mk[i], mc[i], mp[i], ns[i].pos) for i in range(n)]
 
     def move(self, int p, int k, int steps, int choice=0, bint pre6=False):
         """Move pawn k by steps (pre6: a 6 first enters / frees it); ValueError if illegal."""
