@@ -126,14 +126,6 @@ cdef inline int sample(Rng* r, const double* p, int n) noexcept nogil:
     return n - 1
 
 
-cdef inline int popcount(int m) noexcept nogil:
-    cdef int c = 0
-    while m:
-        c += m & 1
-        m >>= 1
-    return c
-
-
 # ----------------------------------------------------------------------------- 1 red light
 
 cdef int rl_choose(Game* g, int p, int pos, int cnt, int rem, int timer) noexcept nogil:
