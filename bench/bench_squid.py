@@ -23,11 +23,13 @@ def test_whole_games(benchmark, players, policy):
     seeds = iter(range(10**9))
     tally = benchmark(lambda: simulate_block(ENGINE, pols, next(seeds), GAMES))
     assert int(tally["wins"].sum()) == GAMES
-    benchmark.extra_info["games_per_second"] = GAMES / benchmark.stats.stats.mean
+    if benchmark.stats:  # None with --benchmark-disable
+        benchmark.extra_info["games_per_second"] = GAMES / benchmark.stats.stats.mean
 
 
 def test_mixed_table_of_five(benchmark):
     pols = [3, 0, 1, 2, 3]
     tally = benchmark(lambda: simulate_block(ENGINE, pols, 7, GAMES))
     assert int(tally["wins"].sum()) == GAMES
-    benchmark.extra_info["games_per_second"] = GAMES / benchmark.stats.stats.mean
+    if benchmark.stats:  # None with --benchmark-disable
+        benchmark.extra_info["games_per_second"] = GAMES / benchmark.stats.stats.mean
