@@ -477,6 +477,21 @@ cdef class Position:
             raise ValueError("illegal move")
         play(&self.s, colour, code)
 
+    def place_setup(self, int colour, int code):
+        """Put a piece on the board as a setup (SGF ``AB``/``A1``...): one the colour has not
+        placed, on the board; the corner and edge rules do not apply and the caller checks that
+        its cells are empty (the C state keeps no occupancy board)."""
+        self._check_colour(colour)
+        cdef int o, r, c
+        if code < 0 or code >= n_orient * self.s.height * self.s.width:
+            raise ValueError("bad move code")
+        decode(&self.s, code, &o, &r, &c)
+        if r + o_h[o] > self.s.height or c + o_w[o] > self.s.width:
+            raise ValueError("the piece does not fit on the board")
+        if not (self.s.c[colour].left >> o_piece[o]) & 1:
+            raise ValueError("piece already placed")
+        play(&self.s, colour, code)
+
     def pieces_left(self, int colour) -> list:
         """Indices of the pieces ``colour`` has not placed yet."""
         self._check_colour(colour)

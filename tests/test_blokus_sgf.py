@@ -71,7 +71,7 @@ def test_pentobi_style_records():
     ("(;GM[Blokus];1[a20)", "unterminated"),
     ("(;FF[4];1[a20])", "no GM property"),
     ("(;GM[Blokus Trigon];1[a20])", "unsupported game type"),
-    ("(;GM[Blokus]AB[a1])", "setup property AB"),
+    ("(;GM[Blokus Duo]A3[a1])", "setup property A3 does not exist"),
     ("(;GM[Blokus];1[a20];2[a19])", r"move 2 \(2\[a19\]\): illegal move a19 for yellow: the first piece"),
     ("(;GM[Blokus];1[a20];1[b19])", "move 2.*already placed"),
     ("(;GM[Blokus];1[a20,b20];1[b19])", "move 2.*along an edge"),
@@ -89,3 +89,23 @@ def test_errors_are_one_line(text, message):
     with pytest.raises(SolverError, match=message) as info:
         read_game(text)
     assert "\n" not in str(info.value)
+
+
+def test_setup_properties():
+    text = "(;FF[4]GM[Blokus Duo]AB[e8,e9,f9,d10,e10][g6,f7,g7,h7,g8]AW[i4,h5,i5,j5,i6][j7,j8,j9,k9,j10]PL[W];W[k11])"
+    g = read_game(text)
+    assert len(g.setup) == 4 and len(g.moves) == 1 and g.colour_name(g.moves[0].colour) == "orange"
+    assert len(g.pieces_left(0)) == 19 and len(g.pieces_left(1)) == 18
+    back = read_game(write_game(g))
+    assert back.position.to_bytes() == g.position.to_bytes()
+    assert "AB[d10,e10,e8,e9,f9]" not in write_game(g)  # cells are written row by row
+    assert "AB[e8,e9,f9,d10,e10][g6,f7,g7,h7,g8]" in write_game(g) and "PL[W]" in write_game(g)
+    # the setup pieces obey no corner rule, but the moves after them do
+    with pytest.raises(SolverError, match="move 1"):
+        read_game("(;GM[Blokus Duo]AB[a1];B[c3])")
+    with pytest.raises(SolverError, match="occupied"):
+        read_game("(;GM[Blokus Duo]AB[a1]AW[a1])")
+    with pytest.raises(SolverError, match="outside the root"):
+        read_game("(;GM[Blokus Duo];B[e10]AW[a1])")
+    with pytest.raises(SolverError, match="AE"):
+        read_game("(;GM[Blokus Duo]AE[a1])")

@@ -64,6 +64,8 @@ class Game:
         self.position = _ext.Position(g.width, g.height, variant.n_colours,
                                       [variant.first_cells(k) for k in range(variant.n_colours)])
         self.moves: list[Move] = []
+        self.setup: list[Move] = []  # pieces put on the board before the first move (SGF AB, A1, ...)
+        self.setup_to_play = 0  # colour to move after the setup (SGF PL)
         self._history: list[_ext.Position] = []
         self._to_play: int | None = -1  # -1: not computed yet
 
@@ -82,8 +84,9 @@ class Game:
         return self.variant.geometry.cell_name(cell)
 
     def move_text(self, move: Move) -> str:
-        """Pentobi's notation: the covered cells, comma-separated (``a20,b20,b19``)."""
-        return ",".join(self.cell_name(c) for c in move.cells)
+        """Pentobi's notation: the covered cells, comma-separated in the order a1, b1, ..., a2, ...
+        (``a19,b19,b20``), as Pentobi's format description recommends."""
+        return ",".join(self.cell_name(c) for c in sorted(move.cells, key=lambda c: (c[1], c[0])))
 
     # ------------------------------------------------------------------ moves
     def move_from_code(self, colour: int, code: int) -> Move:
@@ -177,6 +180,28 @@ class Game:
         self._to_play = -1
         return move
 
+    def add_setup(self, move: Move) -> None:
+        """Put a piece on the board as a setup (no corner or edge rule; only before any move)."""
+        if self.moves:
+            raise SolverError("setup pieces can only be added before the first move")
+        occupied = self.occupancy()
+        for cell in move.cells:
+            if cell in occupied:
+                raise SolverError(f"setup piece {self.move_text(move)}: cell {self.cell_name(cell)} is occupied")
+        if move.piece not in self.pieces_left(move.colour):
+            raise SolverError(f"setup piece {self.move_text(move)}: {self.colour_name(move.colour)} "
+                              f"has already placed piece {move.piece}")
+        self.position.place_setup(move.colour, move.code)
+        self.setup.append(move)
+        self._to_play = -1
+
+    def set_to_play(self, colour: int) -> None:
+        """Make ``colour`` the next to move (SGF ``PL``)."""
+        self.position.to_play = self.colour_index(colour)
+        if not self.moves:
+            self.setup_to_play = self.position.to_play
+        self._to_play = -1
+
     def undo(self) -> Move:
         """Take back the last move; SolverError if there is none."""
         if not self.moves:
@@ -211,11 +236,11 @@ class Game:
 
     def occupancy(self) -> dict[Cell, int]:
         """Cell -> colour index of every covered cell."""
-        return {cell: m.colour for m in self.moves for cell in m.cells}
+        return {cell: m.colour for m in self.setup + self.moves for cell in m.cells}
 
     def placements(self) -> list[tuple[str, tuple[Cell, ...]]]:
         """(colour name, cells) of every piece on the board, for the renderers."""
-        return [(self.colour_name(m.colour), m.cells) for m in self.moves]
+        return [(self.colour_name(m.colour), m.cells) for m in self.setup + self.moves]
 
     def pieces_left(self, colour: int) -> list[str]:
         return [PIECES[p].name for p in self.position.pieces_left(colour)]

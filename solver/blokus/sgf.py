@@ -3,7 +3,8 @@
 A record is SGF FF[4] with ``GM[Blokus]`` (also ``Blokus Two-Player``, ``Blokus Three-Player``,
 ``Blokus Duo``); a move is a property named after its colour (``1``-``4``, or ``B`` and ``W``
 for Duo) whose value lists the covered cells, ``a20,b20,b19`` (columns a... from the left, rows
-1... from the bottom).  Only the main line (first child at every node) is read.  Variants that
+1... from the bottom).  Only the main line (first child at every node) is read; setup pieces
+(``AB``, ``AW``, ``A1``-``A4``) and ``PL`` are read in the root node.  Variants that
 Pentobi does not have (``teams``, ``giant``, the ``any-corner`` first move) are written as
 Pentobi's nearest game plus the private root properties ``XV`` (variant) and ``XF`` (first-move
 rule), which Pentobi ignores.
@@ -12,7 +13,7 @@ rule), which Pentobi ignores.
 >>> g.variant.name, len(g.moves), g.colour_name(g.to_play)
 ('duo', 2, 'purple')
 >>> write_game(g).splitlines()[1]
-';B[e9,e10,f9]'
+';B[e9,f9,e10]'
 """
 
 from __future__ import annotations
@@ -147,15 +148,37 @@ def _colour_props(variant: Variant) -> dict[str, int]:
     return props
 
 
+def _apply_setup(game: Game, root: Node, colours: dict[str, int]) -> None:
+    """Setup pieces (``AB``, ``AW``, ``A1``-``A4``) and ``PL`` of the root node."""
+    if "AE" in root:
+        raise SolverError("setup property AE (removing pieces) is not supported")
+    for prop in sorted(_SETUP.intersection(root) - {"AE"}):
+        colour_prop = prop[1:]
+        if colour_prop not in colours:
+            raise SolverError(f"setup property {prop} does not exist in {game.variant.name}")
+        k = colours[colour_prop]
+        for text in root[prop]:
+            try:
+                game.add_setup(game.move_from_cells(text, k))
+            except SolverError as exc:
+                raise SolverError(f"setup {prop}[{text}]: {exc}") from None
+    if "PL" in root:
+        pl = root["PL"][0].strip()
+        if pl not in colours:
+            raise SolverError(f"PL[{pl}] is not a colour of {game.variant.name}")
+        game.set_to_play(colours[pl])
+
+
 def game_from_nodes(nodes: Sequence[Node]) -> Game:
     """Replay a main line; SolverError naming the move and the reason for a bad one."""
     game = Game(variant_of(nodes[0]))
     colours = _colour_props(game.variant)
+    _apply_setup(game, nodes[0], colours)
     number = 0
-    for node in nodes:
+    for i, node in enumerate(nodes):
         setup = _SETUP.intersection(node)
-        if setup:
-            raise SolverError(f"setup property {sorted(setup)[0]} is not supported (only move records)")
+        if setup and i > 0:
+            raise SolverError(f"setup property {sorted(setup)[0]} outside the root node is not supported")
         found = [p for p in node if p in colours or (p.isdigit() and len(p) == 1)]
         if len(found) > 1:
             raise SolverError(f"move {number + 1}: more than one move in a node ({', '.join(found)})")
@@ -213,6 +236,12 @@ def write_game(game: Game, comment: str = "", name: str = "") -> str:
         root += f"GN[{_escape(name)}]"
     if comment:
         root += f"GC[{_escape(comment)}]"
+    for k, prop in enumerate(v.sgf_colour_props):
+        pieces = [game.move_text(m) for m in game.setup if m.colour == k]
+        if pieces:
+            root += f"A{prop}" + "".join(f"[{t}]" for t in pieces)
+    if game.setup:
+        root += f"PL[{v.sgf_colour_props[game.setup_to_play]}]"
     lines = [root]
     for m in game.moves:
         lines.append(f";{v.sgf_colour_props[m.colour]}[{game.move_text(m)}]")
