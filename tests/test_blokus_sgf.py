@@ -109,3 +109,10 @@ def test_setup_properties():
         read_game("(;GM[Blokus Duo];B[e10]AW[a1])")
     with pytest.raises(SolverError, match="AE"):
         read_game("(;GM[Blokus Duo]AE[a1])")
+
+
+def test_colour_properties_per_variant():
+    with pytest.raises(SolverError, match="colour property B does not exist in classic"):
+        read_game("(;GM[Blokus];B[a20])")
+    with pytest.raises(SolverError, match="colour property 1 does not exist in duo"):
+        read_game("(;GM[Blokus Duo];1[e10])")

@@ -142,10 +142,8 @@ def variant_of(root: Node) -> Variant:
 
 
 def _colour_props(variant: Variant) -> dict[str, int]:
-    props = {p: k for k, p in enumerate(variant.sgf_colour_props)}
-    props.setdefault("B", 0)
-    props.setdefault("W", 1)
-    return props
+    """SGF property -> colour index (B/W in two-colour games, 1-4 with four colours)."""
+    return {p: k for k, p in enumerate(variant.sgf_colour_props)}
 
 
 def _apply_setup(game: Game, root: Node, colours: dict[str, int]) -> None:
@@ -179,7 +177,7 @@ def game_from_nodes(nodes: Sequence[Node]) -> Game:
         setup = _SETUP.intersection(node)
         if setup and i > 0:
             raise SolverError(f"setup property {sorted(setup)[0]} outside the root node is not supported")
-        found = [p for p in node if p in colours or (p.isdigit() and len(p) == 1)]
+        found = [p for p in node if p in colours or p in ("B", "W") or (p.isdigit() and len(p) == 1)]
         if len(found) > 1:
             raise SolverError(f"move {number + 1}: more than one move in a node ({', '.join(found)})")
         if not found:
