@@ -323,6 +323,8 @@ def _check_setup(int nplayers, seats, strategies):
     for s in strategies:
         if not 0 <= s < len(STRATEGIES):
             raise ValueError(f"unknown strategy id {s}")
+    if len(set(seats)) != nplayers or any(not 0 <= s < 4 for s in seats):
+        raise ValueError("seats are distinct numbers 0..3")
 
 
 def classic_simulate(int nplayers, seats, strategies, uint64_t seed, int n_games):
@@ -1269,6 +1271,9 @@ cdef class NapijTable:
     def place(self, int p, int k, int field, held=False, int immune=0, int bdir=1, inward=False,
               ready=True):
         """Put pawn k of player p on a field (-1: the pub) without any effect."""
+        self._check_pawn(p, k)
+        if not -1 <= field < self.board.b.nf:
+            raise ValueError(f"no field {field}")
         cdef int old = self.g.pw[p][k].pos, z
         if old >= 0 and self.g.occ[old] == p * 4 + k + 1:
             self.g.occ[old] = 0
@@ -1289,7 +1294,14 @@ cdef class NapijTable:
             if z == Z_HOME:
                 self.g.nhome[p] += 1
 
+    def _check_pawn(self, int p, int k=0):
+        if not (0 <= p < self.g.np and 0 <= k < 4):
+            raise ValueError(f"no pawn {k} of player {p}")
+
     def set_bottle(self, int field):
+        """Put the Bottle on a main-loop field (-1: not on the board yet)."""
+        if field != -1 and not (0 <= field < self.board.b.nf and self.board.b.zone[field] == Z_LOOP):
+            raise ValueError("the Bottle stands on the main loop")
         self.g.bottle = field
 
     def next_turn(self):
@@ -1298,6 +1310,9 @@ cdef class NapijTable:
 
     def legal(self, int p, int die):
         """Legal single-die moves: list of (pawn, choice, pre6, destination)."""
+        self._check_pawn(p)
+        if not 1 <= die <= 6:
+            raise ValueError("a die shows 1..6")
         cdef int mk[8]
         cdef int mc[8]
         cdef int mp[8]
@@ -1308,30 +1323,38 @@ cdef class NapijTable:
 
     def move(self, int p, int k, int steps, int choice=0, bint pre6=False):
         """Move pawn k by steps (pre6: a 6 first enters / frees it); ValueError if illegal."""
+        self._check_pawn(p, k)
         if n_do(&self.g, p, k, steps, choice, pre6) < 0:
             raise ValueError("illegal move")
         return self.g.pw[p][k].pos
 
     def bottle(self, int d):
         """Move the Bottle d fields."""
+        if not 1 <= d <= 6:
+            raise ValueError("a die shows 1..6")
         if self.g.bottle < 0:
             raise ValueError("the Bottle is not on the board yet")
         n_bottle(&self.g, d)
 
     def draw(self, int p, int k):
         """Pawn k of player p draws the top card (as if it had stopped on a card field)."""
+        self._check_pawn(p, k)
         n_card(&self.g, p, k, 1)
 
     def play_dice(self, int p, dice):
         """Let player p's strategy use the given dice (one turn without rolling)."""
         cdef int d[MAXDICE]
         cdef int i
+        self._check_pawn(p)
+        if not 1 <= len(dice) < MAXDICE or any(not 1 <= x <= 6 for x in dice):
+            raise ValueError("dice: 1..23 values 1..6")
         for i in range(len(dice)):
             d[i] = dice[i]
         n_play_dice(&self.g, p, d, len(dice))
 
     def turn(self, int p):
         """One whole turn of player p with its strategy and random dice."""
+        self._check_pawn(p)
         n_turn(&self.g, p)
 
     def violations(self):
