@@ -116,3 +116,15 @@ def test_colour_properties_per_variant():
         read_game("(;GM[Blokus];B[a20])")
     with pytest.raises(SolverError, match="colour property 1 does not exist in duo"):
         read_game("(;GM[Blokus Duo];1[e10])")
+
+
+def test_read_file_encodings_and_nesting(tmp_path):
+    from solver.blokus.sgf import read_file
+
+    path = tmp_path / "latin1.blksgf"
+    path.write_bytes("(;GM[Blokus Duo]C[Übung];B[e10])".encode("latin-1"))
+    assert len(read_file(str(path)).moves) == 1
+    with pytest.raises(SolverError, match="nested too deeply"):
+        read_game("(;GM[Blokus Duo]" + "(;C[x]" * 5000 + ")" * 5001)
+    with pytest.raises(SolverError, match="cannot read"):
+        read_file(str(tmp_path))

@@ -120,7 +120,10 @@ class _Parser:
 
 def parse(text: str) -> list[list[Node]]:
     """The main line (list of nodes) of every game tree in an SGF text."""
-    return _Parser(text).collection()
+    try:
+        return _Parser(text).collection()
+    except RecursionError:
+        raise SolverError("malformed SGF: variations nested too deeply") from None
 
 
 def variant_of(root: Node) -> Variant:
@@ -211,10 +214,14 @@ def read_game(text: str) -> Game:
 def read_file(path: str) -> Game:
     """The first game of an SGF file; SolverError if unreadable or not a valid record."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SolverError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise SolverError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:  # SGF's default character set, which Pentobi also reads
+        text = data.decode("latin-1")
     return read_game(text)
 
 
