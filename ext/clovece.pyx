@@ -444,6 +444,7 @@ cdef struct NGame:
                         # another player's pawn, start of the game, toast to the winner
     int captures
     int black
+    int pblack[4]       # the player's pawns used the Black path in this game
     int rolls
     int cards[NCARDKINDS]
     Board* b
@@ -723,6 +724,7 @@ cdef void n_card(NGame* g, int p, int k, int depth) noexcept nogil:
         if n_walk(g, p, k, arg, 0, 0, &ns, &blk) >= 0:
             if blk:
                 g.black = 1
+                g.pblack[p] = 1
             n_place(g, p, k, &ns, depth)
     elif kd == C_BACK:
         t = f
@@ -919,6 +921,7 @@ cdef inline int n_apply(NGame* g, int p, int k, Pawn* ns, int blk) noexcept nogi
     """Apply a move whose end state n_moves computed on this same position."""
     if blk:
         g.black = 1
+        g.pblack[p] = 1
     n_place(g, p, k, ns, 0)
     return blk
 
@@ -1063,6 +1066,7 @@ cdef void n_reset(NGame* g) noexcept nogil:
             g.pw[p][k].sent = 0
             g.pw[p][k].ready = 0
         g.nhome[p] = 0
+        g.pblack[p] = 0
         g.drinks[p] = 0
         g.glass[p] = 0
         for k in range(NCAUSES):
@@ -1194,6 +1198,10 @@ def napij_simulate(CompiledBoard board, int nplayers, seats, strategies, uint64_
     glass = np.zeros(nplayers, dtype=np.float64)
     causes = np.zeros((nplayers, NCAUSES), dtype=np.float64)
     cards = np.zeros(NCARDKINDS, dtype=np.int64)
+    pblack = np.zeros(nplayers, dtype=np.int64)
+    pblack_wins = np.zeros(nplayers, dtype=np.int64)
+    cdef long long[::1] vpb = pblack
+    cdef long long[::1] vpbw = pblack_wins
     cdef long long[::1] vw = wins
     cdef double[::1] vd = drinks
     cdef double[::1] vd2 = drinks_sq
@@ -1212,6 +1220,10 @@ def napij_simulate(CompiledBoard board, int nplayers, seats, strategies, uint64_
             else:
                 abandoned += 1
             for p in range(nplayers):
+                if g.pblack[p]:
+                    vpb[p] += 1
+                    if w == p:
+                        vpbw[p] += 1
                 vd[p] += g.drinks[p]
                 vd2[p] += <double>g.drinks[p] * g.drinks[p]
                 vg[p] += g.glass[p]
@@ -1229,7 +1241,7 @@ def napij_simulate(CompiledBoard board, int nplayers, seats, strategies, uint64_
     return {"wins": wins, "drinks": drinks, "drinks_sq": drinks_sq, "glass": glass,
             "drink_causes": causes, "cards": cards, "rolls": s_rolls, "rolls_sq": s_rolls2,
             "turns": s_turns, "turns_sq": s_turns2, "captures": s_capt, "captures_sq": s_capt2,
-            "black_games": int(black), "abandoned": int(abandoned), "violations": int(viol)}
+            "black_games": int(black), "player_black_games": pblack, "player_black_wins": pblack_wins, "abandoned": int(abandoned), "violations": int(viol)}
 
 
 cdef class NapijTable:

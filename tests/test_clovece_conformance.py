@@ -35,6 +35,8 @@ def test_random_play_keeps_every_invariant(players: int, lineup: str) -> None:
     assert (r["drink_causes"][:, 5] == games).all()         # everyone drinks at the start
     assert r["drink_causes"][:, 6].sum() == games * (players - 1)   # the losers toast the winner
     assert 0 < r["black_games"] <= games
+    assert r["player_black_games"].max() <= r["black_games"] <= r["player_black_games"].sum()
+    assert (r["player_black_wins"] <= np.minimum(r["wins"], r["player_black_games"])).all()
 
 
 def test_same_seed_same_numbers() -> None:

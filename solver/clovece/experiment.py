@@ -76,6 +76,11 @@ class CloveceExperiment(Experiment):
                 for c, cause in enumerate(DRINK_CAUSES):
                     row[f"mean_drinks_{cause}"] = tally["drink_causes"][p][c] / games
                 row.update(proportion_columns("black_path_", tally["black_games"], games))
+                used, used_wins = int(tally["player_black_games"][p]), int(tally["player_black_wins"][p])
+                row["seat_black_path_rate"] = used / games if games else float("nan")
+                row["win_rate_with_black_path"] = used_wins / used if used else float("nan")
+                row["win_rate_without_black_path"] = ((wins - used_wins) / (games - used)
+                                                      if games > used else float("nan"))
             row["abandoned"] = games - finished
             rows.append(row)
         return rows
