@@ -75,7 +75,7 @@ def perft(variant: str, first_move: str, depth: int) -> None:
 @click.argument("game_file", metavar="GAME.blksgf")
 @click.option("--svg", "svg_file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help="Also write the board as an SVG picture to this file.")
-@click.option("--color/--no-color", "ansi", default=None,
+@click.option("--ansi/--no-ansi", "ansi", default=None,
               help="Coloured text (default: when the output is a terminal).")
 def show(game_file: str, svg_file: str | None, ansi: bool | None) -> None:
     """The board after the record as text, with scores; optionally as SVG."""

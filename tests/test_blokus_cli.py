@@ -153,5 +153,5 @@ def test_show_sides(tmp_path, capsys, variant, sides):
     g = Game(variant)
     g.play(g.legal_moves()[0])
     path.write_text(write_game(g))
-    code, out, _ = run(["blokus", "show", str(path), "--no-color"], capsys)
+    code, out, _ = run(["blokus", "show", str(path), "--no-ansi"], capsys)
     assert code == 0 and f"sides: {sides} " in out and "yellow to play" in out
