@@ -657,8 +657,21 @@ cdef int64_t random_playout(const Config* cfg, State* s, Rng* rng, uint16_t* buf
     return listed
 
 
-cdef int64_t greedy_key(const State* s, int k, int code) noexcept nogil:
-    """Piece size, then new own attach cells, then attach cells taken from the other colours."""
+cdef uint32_t opponents(const Config* cfg, const State* s, int k) noexcept nogil:
+    """Bit j set: colour j is not on the side of the player moving colour k (a shared colour,
+    classic-3's green, counts as an opponent)."""
+    cdef int j, q, me = cfg.side_of[mover_of(cfg, s, k)]
+    cdef uint32_t mask = 0
+    for j in range(s.n_colours):
+        q = cfg.player_of[j]
+        if j != k and (q < 0 or cfg.side_of[q] != me):
+            mask |= (<uint32_t>1) << j
+    return mask
+
+
+cdef int64_t greedy_key(const State* s, int k, int code, uint32_t others) noexcept nogil:
+    """Piece size, then new own attach cells, then attach cells taken from the opponents'
+    colours (bit j of ``others``)."""
     cdef int o, r, c, i, j, row
     cdef int64_t own = 0, taken = 0
     cdef uint64_t m, fr, d
@@ -674,13 +687,15 @@ cdef int64_t greedy_key(const State* s, int k, int code) noexcept nogil:
     for i in range(o_h[o]):
         m = o_rows[o][i] << c
         for j in range(s.n_colours):
-            if j != k:
+            if (others >> j) & 1:
                 taken += blk_popcount(s.c[j].attach[r + i] & m)
     return (<int64_t>o_ncells[o] << 32) + (own << 16) + taken
 
 
-cdef int choose_greedy(const State* s, int k, uint16_t* moves, int n, Rng* rng) noexcept nogil:
+cdef int choose_greedy(const Config* cfg, const State* s, int k, uint16_t* moves, int n,
+                       Rng* rng) noexcept nogil:
     cdef int i, best = 0, ties = 0
+    cdef uint32_t others = opponents(cfg, s, k)
     cdef int64_t key, best_key = -1
     cdef int maxsize = 0, sz
     for i in range(n):
@@ -690,7 +705,7 @@ cdef int choose_greedy(const State* s, int k, uint16_t* moves, int n, Rng* rng) 
     for i in range(n):
         if o_ncells[moves[i] // (s.height * s.width)] != maxsize:
             continue
-        key = greedy_key(s, k, moves[i])
+        key = greedy_key(s, k, moves[i], others)
         if key > best_key:
             best_key = key
             best = i
@@ -714,8 +729,9 @@ cdef int choose_mc(const Config* cfg, const State* s, int k, uint16_t* moves, in
     cdef double value, best_value = -1e300
     cdef int sc[MAXCOLOURS]
     cdef State child
+    cdef uint32_t others = opponents(cfg, s, k)
     for i in range(n):
-        keys[i] = greedy_key(s, k, moves[i]) * 64 + rng_below(rng, 64)
+        keys[i] = greedy_key(s, k, moves[i], others) * 64 + rng_below(rng, 64)
     if ncand > n:
         ncand = n
     for j in range(ncand):
@@ -837,7 +853,7 @@ def simulate_block(Position start, player_of, counted, side_of, kinds, cands, si
                             dv[g] += 1
                             p = mover_of(&cfg, &s, k)
                             if cfg.kind[p] == STRAT_GREEDY:
-                                idx = choose_greedy(&s, k, buf, n, &rng)
+                                idx = choose_greedy(&cfg, &s, k, buf, n, &rng)
                             elif cfg.kind[p] == STRAT_MC:
                                 idx = choose_mc(&cfg, &s, k, buf, n, &rng, buf2, keys)
                             else:

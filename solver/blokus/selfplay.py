@@ -4,7 +4,7 @@ Strategies (all in C, chosen per player/seat):
 
 * ``random``: uniform over the full list of legal moves;
 * ``greedy``: the largest piece; ties broken by the most new corner-attach cells for itself, then
-  by the most attach cells taken from the other colours (i.e. the fewest left to them), then at
+  by the most attach cells taken from the opponents' colours (the fewest left to them), then at
   random;
 * ``mc`` / ``mc:C:P``: flat Monte Carlo: the C greedy-best moves (default 8) are each tried with P
   uniform-random playouts (default 16); the move with the best mean of (score margin over the
