@@ -20,7 +20,7 @@ from libc.stdlib cimport malloc, free, calloc
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint64_t, uint32_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
-from rng cimport Rng, rng_seed, rng_below
+from rng cimport Rng, rng_seed, rng_below, rng_double
 
 import numpy as np
 
@@ -478,3 +478,315 @@ cdef class ExactCover:
                 "colours": self.colourings, "nodes": self.nodes, "leaves": self.leaves,
                 "partial_cuts": self.partial_cuts,
                 "seconds": now() - t0}
+
+
+# ==================================================================================================
+# Packing under the Blokus game rules (the search behind all-84 / all-84-descending)
+# ==================================================================================================
+
+cdef class RulePacker:
+    """Depth-first placement of coloured pieces as legal Blokus moves, largest pieces first.
+
+    At each step the (colour, piece) of the current largest size with the fewest legal moves is
+    placed next (fail first); its moves are tried best first by a packing score (free sides of the
+    piece touching walls or other pieces, plus seeded noise), at most ``branch`` of them per step.
+    Node budgets and restarts with new seeds are driven from Python.  Every placement is a legal
+    move when made, so a complete run is a solution in descending order.
+    """
+
+    cdef int W, H, n, P, C, total
+    cdef int *blocked
+    cdef int *owner           # colour on a cell, -1 free, -2 blocked
+    cdef int *forb            # C * n: cell edge-adjacent to colour c
+    cdef int *att             # C * n: cell diagonal to colour c
+    cdef int *pl_start        # placement -> first cell in pl_cells
+    cdef int *pl_cells
+    cdef int *pl_piece
+    cdef int *pc_start        # (piece * n + cell) -> list of placements of piece covering cell
+    cdef int *pc_list
+    cdef int *size            # piece -> size
+    cdef int *rem             # C * P remaining copies
+    cdef int *stamp
+    cdef int *cand            # candidate buffer, per depth segment
+    cdef int *candc
+    cdef double *score
+    cdef int *chosen
+    cdef int *chosen_c
+    cdef int n_pl, stamp_id, branch
+    cdef double noise, w_waste, w_grow
+    cdef long long nodes, node_limit
+    cdef double deadline
+    cdef int stop, max_depth
+    cdef Rng rng
+
+    def __cinit__(self):
+        self.blocked = self.owner = self.forb = self.att = NULL
+        self.pl_start = self.pl_cells = self.pl_piece = self.pc_start = self.pc_list = NULL
+        self.size = self.rem = self.stamp = self.cand = self.candc = self.chosen = self.chosen_c = NULL
+        self.score = NULL
+
+    def __dealloc__(self):
+        free(self.blocked); free(self.owner); free(self.forb); free(self.att); free(self.pl_start)
+        free(self.pl_cells); free(self.pl_piece); free(self.pc_start); free(self.pc_list); free(self.size)
+        free(self.rem); free(self.stamp); free(self.cand); free(self.candc); free(self.chosen)
+        free(self.chosen_c); free(self.score)
+
+    def __init__(self, int width, int height, blocked, piece_sizes, placements, counts, corners):
+        """``placements``: list of (piece index, cell list) with cells as ``y * width + x``;
+        ``counts``: C x P copies; ``corners``: the root cell of each colour."""
+        cdef int i, k, c, p, cell
+        self.W, self.H, self.n = width, height, width * height
+        self.P = len(piece_sizes)
+        self.C = len(counts)
+        self.n_pl = len(placements)
+        n = self.n
+        self.blocked = <int*>calloc(n, sizeof(int))
+        self.owner = <int*>calloc(n, sizeof(int))
+        self.forb = <int*>calloc(self.C * n, sizeof(int))
+        self.att = <int*>calloc(self.C * n, sizeof(int))
+        self.size = <int*>calloc(self.P, sizeof(int))
+        self.rem = <int*>calloc(self.C * self.P, sizeof(int))
+        self.pl_start = <int*>calloc(self.n_pl + 1, sizeof(int))
+        self.pl_piece = <int*>calloc(self.n_pl + 1, sizeof(int))
+        self.stamp = <int*>calloc(self.n_pl + 1, sizeof(int))
+        self.pc_start = <int*>calloc(self.P * n + 1, sizeof(int))
+        for cell in blocked:
+            self.blocked[cell] = 1
+        for i, s in enumerate(piece_sizes):
+            self.size[i] = s
+        self.total = 0
+        for c in range(self.C):
+            for i in range(self.P):
+                self.rem[c * self.P + i] = counts[c][i]
+                self.total += counts[c][i]
+        tot_cells = sum(len(cells) for _, cells in placements)
+        self.pl_cells = <int*>calloc(tot_cells + 1, sizeof(int))
+        self.pc_list = <int*>calloc(tot_cells + 1, sizeof(int))
+        k = 0
+        for p, (piece, cells) in enumerate(placements):
+            self.pl_start[p] = k
+            self.pl_piece[p] = piece
+            for cell in cells:
+                self.pl_cells[k] = cell
+                k += 1
+                self.pc_start[piece * n + cell + 1] += 1
+        self.pl_start[self.n_pl] = k
+        for i in range(self.P * n):
+            self.pc_start[i + 1] += self.pc_start[i]
+        fill = [0] * (self.P * n)
+        for p, (piece, cells) in enumerate(placements):
+            for cell in cells:
+                j = piece * n + cell
+                self.pc_list[self.pc_start[j] + fill[j]] = p
+                fill[j] += 1
+        self.corners = list(corners)
+        if len(self.corners) != self.C:
+            raise ValueError("one corner per colour")
+        buf = max(1, self.n_pl) * 2 + 1000
+        self.cand = <int*>calloc(buf * 2, sizeof(int))
+        self.candc = <int*>calloc(buf * 2, sizeof(int))
+        self.score = <double*>calloc(buf * 2, sizeof(double))
+        self.chosen = <int*>calloc(self.total + 1, sizeof(int))
+        self.chosen_c = <int*>calloc(self.total + 1, sizeof(int))
+
+    cdef object corners
+    cdef public int deepest
+
+    cdef void place(self, int p, int c, int sign) noexcept nogil:
+        cdef int k, cell, x, y, n = self.n
+        for k in range(self.pl_start[p], self.pl_start[p + 1]):
+            cell = self.pl_cells[k]
+            self.owner[cell] = c if sign > 0 else -1
+            x = cell % self.W
+            y = cell // self.W
+            if x > 0:
+                self.forb[c * n + cell - 1] += sign
+            if x < self.W - 1:
+                self.forb[c * n + cell + 1] += sign
+            if y > 0:
+                self.forb[c * n + cell - self.W] += sign
+            if y < self.H - 1:
+                self.forb[c * n + cell + self.W] += sign
+            if x > 0 and y > 0:
+                self.att[c * n + cell - self.W - 1] += sign
+            if x < self.W - 1 and y > 0:
+                self.att[c * n + cell - self.W + 1] += sign
+            if x > 0 and y < self.H - 1:
+                self.att[c * n + cell + self.W - 1] += sign
+            if x < self.W - 1 and y < self.H - 1:
+                self.att[c * n + cell + self.W + 1] += sign
+
+    cdef inline bint legal(self, int p, int c) noexcept nogil:
+        cdef int k, cell
+        for k in range(self.pl_start[p], self.pl_start[p + 1]):
+            cell = self.pl_cells[k]
+            if self.owner[cell] != -1 or self.forb[c * self.n + cell]:
+                return False
+        return True
+
+    cdef inline int is_wall(self, int x, int y) noexcept nogil:
+        if x < 0 or y < 0 or x >= self.W or y >= self.H:
+            return 1
+        return 1 if self.owner[y * self.W + x] != -1 else 0
+
+    cdef bint in_piece(self, int p, int cell) noexcept nogil:
+        cdef int j
+        for j in range(self.pl_start[p], self.pl_start[p + 1]):
+            if self.pl_cells[j] == cell:
+                return True
+        return False
+
+    cdef double place_score(self, int p, int c) noexcept nogil:
+        """Packing score of placing p for colour c: sides touching walls or other pieces, minus
+        free neighbour cells left unusable by every colour (edge-adjacent to all of them, or walled
+        in), plus new corner cells the colour can grow from."""
+        cdef int k, cell, x, y, d, nx, ny, nb, cc, dead, walls, snug = 0, waste = 0, grow = 0, e
+        cdef int a = self.pl_start[p], b = self.pl_start[p + 1], n = self.n
+        for k in range(a, b):
+            cell = self.pl_cells[k]
+            x = cell % self.W
+            y = cell // self.W
+            for d in range(8):
+                nx = x + (1 if d in (0, 4, 6) else (-1 if d in (1, 5, 7) else 0))
+                ny = y + (1 if d in (2, 4, 5) else (-1 if d in (3, 6, 7) else 0))
+                if nx < 0 or ny < 0 or nx >= self.W or ny >= self.H:
+                    if d < 4:
+                        snug += 1
+                    continue
+                nb = ny * self.W + nx
+                if self.in_piece(p, nb):
+                    continue
+                if d < 4:
+                    if self.owner[nb] != -1:
+                        snug += 1
+                        continue
+                    dead = 1
+                    for cc in range(self.C):
+                        if cc != c and self.forb[cc * n + nb] == 0:
+                            dead = 0
+                    walls = 0
+                    for e in range(4):
+                        if self.is_wall_or(nx + (1 if e == 0 else (-1 if e == 1 else 0)),
+                                           ny + (1 if e == 2 else (-1 if e == 3 else 0)), p):
+                            walls += 1
+                    if dead or walls == 4:
+                        waste += 1
+                elif self.owner[nb] == -1 and self.forb[c * n + nb] == 0 and self.att[c * n + nb] == 0:
+                    grow += 1
+        return snug - self.w_waste * waste + self.w_grow * grow
+
+    cdef inline int is_wall_or(self, int x, int y, int p) noexcept nogil:
+        if x < 0 or y < 0 or x >= self.W or y >= self.H:
+            return 1
+        if self.owner[y * self.W + x] != -1:
+            return 1
+        return 1 if self.in_piece(p, y * self.W + x) else 0
+
+    cdef int moves(self, int c, int q, int sp, int cap) noexcept nogil:
+        """Legal placements of piece q for colour c into cand[sp..]; stops counting at cap."""
+        cdef int cell, j, p, cnt = 0, n = self.n
+        self.stamp_id += 1
+        for cell in range(n):
+            if self.att[c * n + cell] <= 0 or self.owner[cell] != -1 or self.forb[c * n + cell]:
+                continue
+            for j in range(self.pc_start[q * n + cell], self.pc_start[q * n + cell + 1]):
+                p = self.pc_list[j]
+                if self.stamp[p] == self.stamp_id:
+                    continue
+                self.stamp[p] = self.stamp_id
+                if self.legal(p, c):
+                    self.cand[sp + cnt] = p
+                    cnt += 1
+                    if cnt >= cap:
+                        return cnt
+        return cnt
+
+    cdef int rec(self, int depth, int sp):
+        cdef int c, q, best_c = -1, best_q = -1, best_n = 1 << 30, cnt, top = 0, k, j, p, tries
+        cdef int any_left, any_move
+        cdef double t
+        if depth == self.total:
+            return 1
+        self.nodes += 1
+        if depth > self.max_depth:
+            self.max_depth = depth
+        if (self.nodes & 255) == 0:
+            if self.node_limit > 0 and self.nodes >= self.node_limit:
+                self.stop = NODE_LIMIT
+                return 0
+            if self.deadline > 0 and now() > self.deadline:
+                self.stop = TIME_LIMIT
+                return 0
+        for c in range(self.C):
+            for q in range(self.P):
+                if self.rem[c * self.P + q] > 0 and self.size[q] > top:
+                    top = self.size[q]
+        # a colour is stuck when none of its pieces of the current size has a move (its own moves
+        # are the only thing that can open new corners for it); otherwise fewest moves first
+        for c in range(self.C):
+            any_left = 0
+            any_move = 0
+            for q in range(self.P):
+                if self.rem[c * self.P + q] > 0 and self.size[q] == top:
+                    any_left = 1
+                    cnt = self.moves(c, q, sp, best_n)
+                    if cnt > 0:
+                        any_move = 1
+                        if cnt < best_n:
+                            best_n, best_c, best_q = cnt, c, q
+            if any_left and not any_move:
+                return 0
+        cnt = self.moves(best_c, best_q, sp, 1 << 30)
+        for k in range(cnt):
+            self.score[sp + k] = self.place_score(self.cand[sp + k], best_c) + self.noise * rng_double(&self.rng)
+        # selection sort of the best `branch` moves to the front
+        tries = cnt if cnt < self.branch else self.branch
+        for k in range(tries):
+            j = k
+            for p in range(k + 1, cnt):
+                if self.score[sp + p] > self.score[sp + j]:
+                    j = p
+            p = self.cand[sp + k]; self.cand[sp + k] = self.cand[sp + j]; self.cand[sp + j] = p
+            t = self.score[sp + k]; self.score[sp + k] = self.score[sp + j]; self.score[sp + j] = t
+        self.rem[best_c * self.P + best_q] -= 1
+        for k in range(tries):
+            p = self.cand[sp + k]
+            self.place(p, best_c, 1)
+            self.chosen[depth] = p
+            self.chosen_c[depth] = best_c
+            if self.rec(depth + 1, sp + cnt):
+                return 1
+            self.place(p, best_c, -1)
+            if self.stop:
+                break
+        self.rem[best_c * self.P + best_q] += 1
+        return 0
+
+    def search(self, long long node_limit=0, double time_limit=0.0, uint64_t seed=0, int branch=2,
+               double noise=1.0, double w_waste=3.0, double w_grow=0.3):
+        """One depth-first run from the empty board; returns (status, [(colour, placement)...], nodes).
+
+        ``deepest`` afterwards holds the most pieces placed at once in the run."""
+        cdef int i, c, ok
+        cdef double t0 = now()
+        for i in range(self.n):
+            self.owner[i] = -2 if self.blocked[i] else -1
+        memset(self.forb, 0, self.C * self.n * sizeof(int))
+        memset(self.att, 0, self.C * self.n * sizeof(int))
+        for c in range(self.C):
+            self.att[c * self.n + <int>self.corners[c]] = 1          # the first move must cover the colour's corner
+        rng_seed(&self.rng, seed)
+        self.node_limit = node_limit
+        self.deadline = t0 + time_limit if time_limit > 0 else 0.0
+        self.nodes = 0
+        self.max_depth = 0
+        self.stop = EXHAUSTED
+        self.branch = branch
+        self.noise = noise
+        self.w_waste = w_waste
+        self.w_grow = w_grow
+        ok = self.rec(0, 0)
+        self.deepest = self.max_depth
+        if ok:
+            return "solved", [(self.chosen_c[i], self.chosen[i]) for i in range(self.total)], self.nodes
+        return ("exhausted", "solution-limit", "node-limit", "time-limit")[self.stop], [], self.nodes
