@@ -870,7 +870,7 @@ cdef int n_score(NGame* g0, NGame* g1, int p, int k, int ndice, int choice, int 
     if s == S_SHORTCUT:
         return 100000 * (choice if g0.b.zone[g0.pw[p][k].pos] != Z_BRANCH else 0) + 100 * pb * ndice + gain
     # best
-    sc = 30 * gain + 400 * opp_lost - 600 * own_lost + 300 * home_in
+    sc = 30 * gain + 400 * opp_lost - 600 * own_lost + 300 * home_in - 1000 * blk * choice
     sc -= 80 * n_danger(g1, p, g1.pw[p][k].pos)
     if g0.pw[p][k].pos >= 0:
         sc += 60 * n_danger(g0, p, g0.pw[p][k].pos)
