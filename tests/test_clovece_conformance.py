@@ -170,3 +170,14 @@ def test_cli_uses_the_given_board_and_deck(tmp_path) -> None:
     for row in csv.DictReader(out.open()):
         assert float(row["mean_finish_glass"]) > 1.5
         assert float(row["mean_finish_glass"]) == float(row["mean_drinks_card"])
+
+
+def test_same_table_for_any_worker_count(tmp_path) -> None:
+    outs = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"w{workers}.csv"
+        code, _ = _run(["clovece", "simulate", "--players", "3", "--strategy", "best,hunter,random", "--games",
+                        "600", "--block-size", "100", "--seed", "11", "-j", workers, "-q", "-o", str(out)], tmp_path)
+        assert code == 0
+        outs.append(out.read_text())
+    assert outs[0] == outs[1]
