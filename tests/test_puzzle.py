@@ -296,3 +296,22 @@ def test_cli_solve_verify_and_exit_codes(tmp_path, capsys):
     assert code == 0 and "2 distinct" in out
     code, out, _ = run(["puzzle", "list"], capsys)
     assert code == 0 and "all-84-descending" in out
+
+
+@settings(max_examples=25, deadline=None)
+@given(w=st.integers(4, 7), h=st.integers(4, 7), two=st.booleans(),
+       names=st.lists(st.sampled_from([q.name for q in PIECES if q.size <= 4]), min_size=1, max_size=5,
+                      unique=True))
+def test_rule_packer_moves_are_legal(w, h, two, names):
+    """Whatever the heuristic packer returns must pass the independent verifier (descending order)."""
+    from solver.puzzles.game import pack
+
+    data = {"width": w, "height": h, "colors": ["blue", "red"] if two else ["blue"], "pieces": names,
+            "constraints": ["game-rules", "descending-order"]}
+    try:
+        p = parse_puzzle(data)
+    except SolverError:
+        return
+    r = pack(p, time_limit=2.0)
+    if r.solved:
+        assert verify(p, r.placements) == []

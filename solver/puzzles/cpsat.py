@@ -105,9 +105,11 @@ class Model:
                 if (c, cell) not in occ:
                     continue
                 d = m.NewIntVar(0, n_cells, "")
-                if p.descending:
+                if p.descending:  # one key variable per cell, so the long size sum appears once
                     size = sum(s * v for v, s in cover_c[(c, cell)])
-                    key[cell] = (5 - size) * big + d
+                    k = m.NewIntVar(0, 5 * big + n_cells, "")
+                    m.Add(k == (5 - size) * big + d)
+                    key[cell] = k
                 else:
                     key[cell] = d
             for cell in free:

@@ -93,13 +93,24 @@ def solve_tiling(puzzle: Puzzle, time_limit: float = 60.0, seed: int = 0, first_
         budget *= 1.3
 
 
-def build_coloured(puzzle: Puzzle, symmetries=()):
+def _identical_colours(puzzle: Puzzle) -> bool:
+    sets = {c: sorted(q.name for cc, q in puzzle.pieces if cc == c) for c in puzzle.colors}
+    return len(set(map(tuple, sets.values()))) == 1
+
+
+def build_coloured(puzzle: Puzzle, symmetries=(), pin_colour: bool = False):
     """One item per (colour, shape) with its copy count; (boundary edge, colour) secondary items.
 
     With board ``symmetries``, one piece that has a single copy keeps only one placement per
     symmetry orbit (the one chosen is the piece left with the fewest placements): every class of
     solutions still has a member found, and fewer duplicates are searched.
+
+    ``pin_colour`` (first solution only, colours with identical piece sets): the piece covering the
+    first free cell gets the first colour, removing colour permutations (any solution can be
+    recoloured that way).
     """
+    first_cell = puzzle.free_cells[0]
+    pin = pin_colour and len(puzzle.colors) > 1 and _identical_colours(puzzle)
     index = _cell_index(puzzle)
     n_cells = len(index)
     counts = puzzle.piece_counts()
@@ -124,6 +135,8 @@ def build_coloured(puzzle: Puzzle, symmetries=()):
     for k, (c, name) in enumerate(keys):
         todo = restricted[1] if restricted and restricted[0] == (c, name) else cache[name]
         for cells in todo:
+            if pin and c != puzzle.colors[0] and first_cell in cells:
+                continue
             items = [index[x] for x in cells] + [n_cells + k]
             if puzzle.no_same_colour_edge:
                 cs = set(cells)
