@@ -45,9 +45,11 @@ def list_cmd() -> None:
 @click.option("--svg", type=click.Path(dir_okay=False), help="Write a picture of the solution as SVG.")
 @click.option("--all", "all_", is_flag=True, help="Enumerate distinct solutions up to board symmetry.")
 @click.option("--limit", type=click.IntRange(min=1), help="With --all: stop after this many solutions.")
+@click.option("--no-symmetric-first", "no_sym", is_flag=True,
+              help="Game-rules puzzles: skip the first, heuristic phase that tries 4-fold symmetric packings.")
 @click.option("--color/--no-color", "colour", default=None, help="ANSI colours (default: on a terminal).")
 def solve_cmd(puzzle: str, time_limit: float, workers: int, seed: int, output: str | None, svg: str | None,
-              all_: bool, limit: int | None, colour: bool | None) -> int:
+              all_: bool, limit: int | None, no_sym: bool, colour: bool | None) -> int:
     """Solve PUZZLE (a shipped name or a .toml file) and print the board, status and time."""
     if limit is not None and not all_:
         raise SolverError("--limit only makes sense with --all")
@@ -68,7 +70,7 @@ def solve_cmd(puzzle: str, time_limit: float, workers: int, seed: int, output: s
         if svg and r.solutions:
             write_text_atomic(svg, svg_picture(p, r.solutions[0]))
         return 0 if r.solutions else 1
-    r = solve(p, time_limit, workers, seed)
+    r = solve(p, time_limit, workers, seed, symmetric_first=not no_sym)
     if r.solved:
         click.echo(text_picture(p, r.placements, ansi))
         if output:

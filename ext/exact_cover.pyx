@@ -506,6 +506,7 @@ cdef class RulePacker:
     cdef int *pc_list
     cdef int *size            # piece -> size
     cdef int *rem             # C * P remaining copies
+    cdef int *rem0            # C * P copies at the start
     cdef int *stamp
     cdef int *cand            # candidate buffer, per depth segment
     cdef int *candc
@@ -513,7 +514,7 @@ cdef class RulePacker:
     cdef int *chosen
     cdef int *chosen_c
     cdef int n_pl, stamp_id, branch
-    cdef double noise, w_waste, w_grow
+    cdef double noise, w_waste, w_grow, w_dist
     cdef long long nodes, node_limit
     cdef double deadline
     cdef int stop, max_depth
@@ -528,12 +529,17 @@ cdef class RulePacker:
     def __dealloc__(self):
         free(self.blocked); free(self.owner); free(self.forb); free(self.att); free(self.pl_start)
         free(self.pl_cells); free(self.pl_piece); free(self.pc_start); free(self.pc_list); free(self.size)
-        free(self.rem); free(self.stamp); free(self.cand); free(self.candc); free(self.chosen)
-        free(self.chosen_c); free(self.score)
+        free(self.rem); free(self.rem0); free(self.stamp); free(self.cand); free(self.candc); free(self.chosen)
+        free(self.chosen_c); free(self.score); free(self.rot)
 
-    def __init__(self, int width, int height, blocked, piece_sizes, placements, counts, corners):
+    def __init__(self, int width, int height, blocked, piece_sizes, placements, counts, corners, rotation=None):
         """``placements``: list of (piece index, cell list) with cells as ``y * width + x``;
-        ``counts``: C x P copies; ``corners``: the root cell of each colour."""
+        ``counts``: C x P copies; ``corners``: the root cell of each colour.
+
+        ``rotation`` (optional, square boards, 4 colours with the same pieces, corners in quarter-turn
+        order): the index of each placement's quarter-turn image, or -1 if the placement overlaps one
+        of its own images.  Then only colour 0 chooses and every move is made 4-fold symmetric (colour
+        k gets the k-th quarter turn): a heuristic restriction to symmetric solutions."""
         cdef int i, k, c, p, cell
         self.W, self.H, self.n = width, height, width * height
         self.P = len(piece_sizes)
@@ -546,6 +552,7 @@ cdef class RulePacker:
         self.att = <int*>calloc(self.C * n, sizeof(int))
         self.size = <int*>calloc(self.P, sizeof(int))
         self.rem = <int*>calloc(self.C * self.P, sizeof(int))
+        self.rem0 = <int*>calloc(self.C * self.P, sizeof(int))
         self.pl_start = <int*>calloc(self.n_pl + 1, sizeof(int))
         self.pl_piece = <int*>calloc(self.n_pl + 1, sizeof(int))
         self.stamp = <int*>calloc(self.n_pl + 1, sizeof(int))
@@ -558,6 +565,7 @@ cdef class RulePacker:
         for c in range(self.C):
             for i in range(self.P):
                 self.rem[c * self.P + i] = counts[c][i]
+                self.rem0[c * self.P + i] = counts[c][i]
                 self.total += counts[c][i]
         tot_cells = sum(len(cells) for _, cells in placements)
         self.pl_cells = <int*>calloc(tot_cells + 1, sizeof(int))
@@ -580,17 +588,31 @@ cdef class RulePacker:
                 self.pc_list[self.pc_start[j] + fill[j]] = p
                 fill[j] += 1
         self.corners = list(corners)
-        if len(self.corners) != self.C:
+        if len(self.corners) != self.C or self.C > 64:
             raise ValueError("one corner per colour")
+        for c in range(self.C):
+            self.corner_cell[c] = self.corners[c]
         buf = max(1, self.n_pl) * 2 + 1000
         self.cand = <int*>calloc(buf * 2, sizeof(int))
         self.candc = <int*>calloc(buf * 2, sizeof(int))
         self.score = <double*>calloc(buf * 2, sizeof(double))
+        self.rot = NULL
+        self.n_active = self.C
+        if rotation is not None:
+            self.rot = <int*>calloc(self.n_pl + 1, sizeof(int))
+            for p, r in enumerate(rotation):
+                self.rot[p] = r
+            self.n_active = 1
+            self.total = sum(counts[0])
         self.chosen = <int*>calloc(self.total + 1, sizeof(int))
         self.chosen_c = <int*>calloc(self.total + 1, sizeof(int))
 
     cdef object corners
+    cdef int corner_cell[64]
+    cdef int *rot            # symmetric mode: placement -> its quarter-turn image (NULL: off)
+    cdef int n_active        # colours that choose moves (1 in symmetric mode)
     cdef public int deepest
+    cdef public object best_partial
 
     cdef void place(self, int p, int c, int sign) noexcept nogil:
         cdef int k, cell, x, y, n = self.n
@@ -615,6 +637,15 @@ cdef class RulePacker:
                 self.att[c * n + cell + self.W - 1] += sign
             if x < self.W - 1 and y < self.H - 1:
                 self.att[c * n + cell + self.W + 1] += sign
+
+    cdef void place_all(self, int p, int c, int sign) noexcept nogil:
+        """Place (or remove) p for colour c, and in symmetric mode its three quarter-turn images."""
+        cdef int k
+        self.place(p, c, sign)
+        if self.rot != NULL:
+            for k in range(1, self.C):
+                p = self.rot[p]
+                self.place(p, k, sign)
 
     cdef inline bint legal(self, int p, int c) noexcept nogil:
         cdef int k, cell
@@ -673,7 +704,13 @@ cdef class RulePacker:
                         waste += 1
                 elif self.owner[nb] == -1 and self.forb[c * n + nb] == 0 and self.att[c * n + nb] == 0:
                     grow += 1
-        return snug - self.w_waste * waste + self.w_grow * grow
+        cdef double dist = 0
+        cdef int cx = self.corner_cell[c] % self.W, cy = self.corner_cell[c] // self.W
+        if self.w_dist != 0:
+            for k in range(a, b):
+                cell = self.pl_cells[k]
+                dist += abs(cell % self.W - cx) + abs(cell // self.W - cy)
+        return snug - self.w_waste * waste + self.w_grow * grow - self.w_dist * dist / (b - a)
 
     cdef inline int is_wall_or(self, int x, int y, int p) noexcept nogil:
         if x < 0 or y < 0 or x >= self.W or y >= self.H:
@@ -694,6 +731,8 @@ cdef class RulePacker:
                 if self.stamp[p] == self.stamp_id:
                     continue
                 self.stamp[p] = self.stamp_id
+                if self.rot != NULL and self.rot[p] < 0:
+                    continue
                 if self.legal(p, c):
                     self.cand[sp + cnt] = p
                     cnt += 1
@@ -710,6 +749,7 @@ cdef class RulePacker:
         self.nodes += 1
         if depth > self.max_depth:
             self.max_depth = depth
+            self.best_partial = [(self.chosen_c[k], self.chosen[k]) for k in range(depth)]
         if (self.nodes & 255) == 0:
             if self.node_limit > 0 and self.nodes >= self.node_limit:
                 self.stop = NODE_LIMIT
@@ -717,13 +757,13 @@ cdef class RulePacker:
             if self.deadline > 0 and now() > self.deadline:
                 self.stop = TIME_LIMIT
                 return 0
-        for c in range(self.C):
+        for c in range(self.n_active):
             for q in range(self.P):
                 if self.rem[c * self.P + q] > 0 and self.size[q] > top:
                     top = self.size[q]
         # a colour is stuck when none of its pieces of the current size has a move (its own moves
         # are the only thing that can open new corners for it); otherwise fewest moves first
-        for c in range(self.C):
+        for c in range(self.n_active):
             any_left = 0
             any_move = 0
             for q in range(self.P):
@@ -751,28 +791,29 @@ cdef class RulePacker:
         self.rem[best_c * self.P + best_q] -= 1
         for k in range(tries):
             p = self.cand[sp + k]
-            self.place(p, best_c, 1)
+            self.place_all(p, best_c, 1)
             self.chosen[depth] = p
             self.chosen_c[depth] = best_c
             if self.rec(depth + 1, sp + cnt):
                 return 1
-            self.place(p, best_c, -1)
+            self.place_all(p, best_c, -1)
             if self.stop:
                 break
         self.rem[best_c * self.P + best_q] += 1
         return 0
 
     def search(self, long long node_limit=0, double time_limit=0.0, uint64_t seed=0, int branch=2,
-               double noise=1.0, double w_waste=3.0, double w_grow=0.3):
+               double noise=1.0, double w_waste=3.0, double w_grow=0.3, double w_dist=0.0):
         """One depth-first run from the empty board; returns (status, [(colour, placement)...], nodes).
 
         ``deepest`` afterwards holds the most pieces placed at once in the run."""
-        cdef int i, c, ok
+        cdef int i, c, ok, p
         cdef double t0 = now()
         for i in range(self.n):
             self.owner[i] = -2 if self.blocked[i] else -1
         memset(self.forb, 0, self.C * self.n * sizeof(int))
         memset(self.att, 0, self.C * self.n * sizeof(int))
+        memcpy(self.rem, self.rem0, self.C * self.P * sizeof(int))
         for c in range(self.C):
             self.att[c * self.n + <int>self.corners[c]] = 1          # the first move must cover the colour's corner
         rng_seed(&self.rng, seed)
@@ -785,8 +826,17 @@ cdef class RulePacker:
         self.noise = noise
         self.w_waste = w_waste
         self.w_grow = w_grow
+        self.w_dist = w_dist
         ok = self.rec(0, 0)
         self.deepest = self.max_depth
         if ok:
-            return "solved", [(self.chosen_c[i], self.chosen[i]) for i in range(self.total)], self.nodes
+            out = []
+            for i in range(self.total):
+                out.append((self.chosen_c[i], self.chosen[i]))
+                if self.rot != NULL:
+                    p = self.chosen[i]
+                    for c in range(1, self.C):
+                        p = self.rot[p]
+                        out.append((c, p))
+            return "solved", out, self.nodes
         return ("exhausted", "solution-limit", "node-limit", "time-limit")[self.stop], [], self.nodes

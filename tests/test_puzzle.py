@@ -19,7 +19,8 @@ from solver.puzzles.spec import load_puzzle, parse_puzzle, shipped_names
 from solver.puzzles.tiling import build_coloured
 from solver.puzzles.verify import verify
 
-FAST = ["tetromino-8x10", "tetromino-8x10-no-edge", "pentomino-15x16", "pentomino-6x10", "one-colour-9x10"]
+FAST = ["tetromino-8x10", "tetromino-8x10-no-edge", "pentomino-15x16", "pentomino-6x10", "one-colour-9x10",
+        "all-84", "all-84-descending"]
 
 
 def tiny(**kw):
@@ -313,5 +314,23 @@ def test_rule_packer_moves_are_legal(w, h, two, names):
     except SolverError:
         return
     r = pack(p, time_limit=2.0)
+    if r.solved:
+        assert verify(p, r.placements) == []
+
+
+@settings(max_examples=20, deadline=None)
+@given(n=st.integers(5, 10), names=st.lists(st.sampled_from([q.name for q in PIECES]), min_size=1, max_size=6,
+                                           unique=True))
+def test_symmetric_packer_solutions_verify(n, names):
+    """The 4-fold symmetric packer's solutions are genuine (verified move by move)."""
+    from solver.puzzles.game import pack
+
+    data = {"width": n, "height": n, "colors": ["blue", "yellow", "red", "green"], "pieces": names,
+            "constraints": ["game-rules", "descending-order"]}
+    try:
+        p = parse_puzzle(data)
+    except SolverError:
+        return
+    r = pack(p, time_limit=2.0, symmetric=True)
     if r.solved:
         assert verify(p, r.placements) == []

@@ -2,7 +2,7 @@
 
 * full tilings without the game rules: the Cython exact cover (``tiling``): tile first and colour
   the tiling, or, with ``no-same-colour-edge`` and several colours, colour items in the cover;
-* the game-rules puzzles (``all-84``...): ``game`` (CP-SAT model with a randomised-greedy hint);
+* the game-rules puzzles (``all-84``...): ``game`` (heuristic packers, then the CP-SAT model);
 * anything else (boards that need not be full): the CP-SAT model (``cpsat``).
 """
 
@@ -14,8 +14,12 @@ from solver.puzzles.spec import Puzzle
 from solver.puzzles.verify import legal_order, verify
 
 
-def solve(puzzle: Puzzle, time_limit: float = 60.0, workers: int = 2, seed: int = 0) -> Result:
-    """First solution (or a proof that there is none) within ``time_limit`` seconds."""
+def solve(puzzle: Puzzle, time_limit: float = 60.0, workers: int = 2, seed: int = 0,
+          symmetric_first: bool = True) -> Result:
+    """First solution (or a proof that there is none) within ``time_limit`` seconds.
+
+    ``symmetric_first``: game-rules puzzles try 4-fold symmetric packings first (see game.py).
+    """
     if tiling.applicable(puzzle):
         if puzzle.no_same_colour_edge and len(puzzle.colors) > 1:
             result = tiling.solve_coloured(puzzle, time_limit, seed)
@@ -24,7 +28,7 @@ def solve(puzzle: Puzzle, time_limit: float = 60.0, workers: int = 2, seed: int 
     elif puzzle.game_rules:
         from solver.puzzles import game
 
-        result = game.solve_game(puzzle, time_limit, workers, seed)
+        result = game.solve_game(puzzle, time_limit, workers, seed, symmetric_first)
     else:
         from solver.puzzles import cpsat  # OR-Tools loads slowly: only when needed
 
