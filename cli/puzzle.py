@@ -46,7 +46,7 @@ def list_cmd() -> None:
 @click.option("--all", "all_", is_flag=True, help="Enumerate distinct solutions up to board symmetry.")
 @click.option("--limit", type=click.IntRange(min=1), help="With --all: stop after this many solutions.")
 @click.option("--no-symmetric-first", "no_sym", is_flag=True,
-              help="Game-rules puzzles: skip the first, heuristic phase that tries 4-fold symmetric packings.")
+              help="Skip the first, heuristic phase that tries symmetric solutions (4-fold for game-rules puzzles, half-turn for no-edge tilings).")
 @click.option("--color/--no-color", "colour", default=None, help="ANSI colours (default: on a terminal).")
 def solve_cmd(puzzle: str, time_limit: float, workers: int, seed: int, output: str | None, svg: str | None,
               all_: bool, limit: int | None, no_sym: bool, colour: bool | None) -> int:

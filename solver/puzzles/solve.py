@@ -1,12 +1,15 @@
 """Pick the right method for a puzzle, solve it, put the placements in a legal order, double-check.
 
 * full tilings without the game rules: the Cython exact cover (``tiling``): tile first and colour
-  the tiling, or, with ``no-same-colour-edge`` and several colours, colour items in the cover;
+  the tiling, or, with ``no-same-colour-edge`` and several colours, colour items in the cover, tried
+  first (heuristically) on half-turn symmetric solutions;
 * the game-rules puzzles (``all-84``...): ``game`` (heuristic packers, then the CP-SAT model);
 * anything else (boards that need not be full): the CP-SAT model (``cpsat``).
 """
 
 from __future__ import annotations
+
+import time
 
 from solver.puzzles import tiling
 from solver.puzzles.result import Result
@@ -18,11 +21,21 @@ def solve(puzzle: Puzzle, time_limit: float = 60.0, workers: int = 2, seed: int 
           symmetric_first: bool = True) -> Result:
     """First solution (or a proof that there is none) within ``time_limit`` seconds.
 
-    ``symmetric_first``: game-rules puzzles try 4-fold symmetric packings first (see game.py).
+    ``symmetric_first``: try symmetric solutions first -- a heuristic phase with part of the time
+    (4-fold for game-rules puzzles, see game.py; half-turn for no-edge tilings, see tiling.py); what
+    it finds is a genuine solution, and when it finds nothing the unrestricted search runs.
     """
     if tiling.applicable(puzzle):
         if puzzle.no_same_colour_edge and len(puzzle.colors) > 1:
-            result = tiling.solve_coloured(puzzle, time_limit, seed)
+            result = None
+            t0 = time.perf_counter()
+            if symmetric_first and tiling.half_turn_ok(puzzle):
+                first = tiling.solve_half_turn(puzzle, 0.3 * time_limit, seed)
+                if first.solved:
+                    result = first
+            if result is None:
+                result = tiling.solve_coloured(puzzle, time_limit - (time.perf_counter() - t0), seed)
+                result.seconds = time.perf_counter() - t0
         else:
             result = tiling.solve_tiling(puzzle, time_limit, seed)
     elif puzzle.game_rules:

@@ -215,3 +215,90 @@ def solve_coloured(puzzle: Puzzle, time_limit: float = 60.0, seed: int = 0, firs
             return Result(IMPOSSIBLE, seconds=time.perf_counter() - t0, method="exact cover (exhausted)",
                           info={"attempts": attempt, "nodes": nodes})
         budget *= 1.3
+
+
+def half_turn_ok(puzzle: Puzzle) -> bool:
+    """Whether the half-turn heuristic applies: an even number of colours with the same pieces, and
+    a board whose half turn maps free cells onto free cells and fixes none."""
+    if len(puzzle.colors) % 2 or not _identical_colours(puzzle):
+        return False
+    w, h = puzzle.width - 1, puzzle.height - 1
+    if {(w - x, h - y) for x, y in puzzle.blocked} != set(puzzle.blocked):
+        return False
+    return not (puzzle.width % 2 and puzzle.height % 2 and (w // 2, h // 2) not in puzzle.blocked)
+
+
+def build_half_turn(puzzle: Puzzle):
+    """Exact cover of the half-turn symmetric solutions: colour ``k + C/2`` gets the half-turn image
+    of colour ``k``'s pieces.  Items: cell pairs {v, turn(v)}, the first half of the colours' pieces,
+    and (board edge, colour) secondary items for the no-edge rule."""
+    index = _cell_index(puzzle)
+    w, h = puzzle.width - 1, puzzle.height - 1
+
+    def turn(c):
+        return (w - c[0], h - c[1])
+
+    orbit, n_orbits = {}, 0
+    for cell in puzzle.free_cells:
+        if cell not in orbit:
+            orbit[cell] = orbit[turn(cell)] = n_orbits
+            n_orbits += 1
+    half = puzzle.colors[:len(puzzle.colors) // 2]
+    counts = puzzle.piece_counts()
+    keys = list(dict.fromkeys((c, p.name) for c, p in puzzle.pieces if c in half))
+    piece_of = {p.name: p for _, p in puzzle.pieces}
+    n_primary = n_orbits + len(keys)
+    edge_list = [(a, b) for a, b in edges(puzzle.width, puzzle.height) if a in index and b in index]
+    edge_id = {e: i for i, e in enumerate(edge_list)}
+    options, meta = [], []
+    cache = {name: placements(piece_of[name], puzzle.width, puzzle.height, puzzle.blocked) for _, name in keys}
+    for k, (c, name) in enumerate(keys):
+        ci = half.index(c)
+        for cells in cache[name]:
+            cs = set(cells)
+            if any(turn(x) in cs for x in cells):
+                continue
+            items = [orbit[x] for x in cells] + [n_orbits + k]
+            if puzzle.no_same_colour_edge:
+                for x, y in cells:
+                    for nb in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                        if nb in index and nb not in cs:
+                            e = edge_id[((x, y), nb) if ((x, y), nb) in edge_id else (nb, (x, y))]
+                            items.append(n_primary + e * len(half) + ci)
+            options.append(items)
+            meta.append((c, name, cells))
+    n_items = n_primary + (len(edge_list) * len(half) if puzzle.no_same_colour_edge else 0)
+    mult = [1] * n_orbits + [counts[k] for k in keys]
+    return ExactCover(n_items, n_primary, options, mult), meta, turn
+
+
+def solve_half_turn(puzzle: Puzzle, time_limit: float, seed: int = 0, first_budget: int = 5000) -> Result:
+    """Restarts on the half-turn symmetric sub-problem (a heuristic: it only finds symmetric
+    solutions, each a genuine solution; exhausting it proves nothing about the puzzle)."""
+    t0 = time.perf_counter()
+    ec, meta, turn = build_half_turn(puzzle)
+    half = len(puzzle.colors) // 2
+    budget = float(first_budget)
+    attempt = nodes = 0
+    while True:
+        left = time_limit - (time.perf_counter() - t0)
+        if left <= 0:
+            return Result(UNKNOWN, seconds=time.perf_counter() - t0, method="half-turn exact cover",
+                          info={"attempts": attempt, "nodes": nodes})
+        r = ec.search(max_solutions=1, time_limit=left, node_limit=int(budget),
+                      seed=(seed * 1_000_003 + attempt) & 0xFFFFFFFFFFFFFFFF, shuffle=True)
+        nodes += r["nodes"]
+        attempt += 1
+        if r["count"]:
+            placed = []
+            for o in r["solutions"][0]:
+                c, name, cells = meta[o]
+                placed.append((c, name, cells))
+                placed.append((puzzle.colors[puzzle.colors.index(c) + half], name,
+                               tuple(turn(x) for x in cells)))
+            return Result(SOLVED, placed, time.perf_counter() - t0, "half-turn symmetric exact cover",
+                          info={"attempts": attempt, "nodes": nodes})
+        if r["status"] == "exhausted":
+            return Result(UNKNOWN, seconds=time.perf_counter() - t0, method="half-turn exact cover",
+                          info={"attempts": attempt, "nodes": nodes, "exhausted": True})
+        budget *= 1.3
