@@ -5,8 +5,9 @@
 * every free cell covered at most once (exactly once for ``full`` puzzles);
 * no same-colour edge contact: for each board edge and colour, at most one placement of that colour
   meets the edge's two cells (two different pieces there would touch along the edge);
-* game rules: each colour has one root, a corner square it covers (colours with identical piece
-  sets are assigned to corners in a fixed order, which only removes colour permutations); every
+* game rules: each colour has one root, a corner square it covers (when every corner gets a colour
+  and the colours have identical piece sets, they take the corners in a fixed order, which only
+  removes colour permutations); every
   covered cell of a colour other than its root has an 8-neighbour of its colour with a smaller key, the key being
   a distance label ``d`` (so every piece is linked through corner contacts to the corner piece);
   with ``descending-order`` the key is ``(5 - size) * B + d``, so the pieces of size >= k stay
@@ -33,6 +34,7 @@ class Model:
         same puzzle, solved when the optimum places everything; lets CP-SAT's local search work)."""
         self.puzzle = puzzle
         self.relax = relax
+        self.pinned = False
         m = self.model = cp_model.CpModel()
         counts = puzzle.piece_counts()
         keys = list(dict.fromkeys((c, p.name) for c, p in puzzle.pieces))
@@ -86,7 +88,9 @@ class Model:
         # one root (the first piece's corner square) per colour; colours with identical piece sets
         # take the corners in order (this only removes colour permutations of solutions)
         sets = {c: sorted(q.name for cc, q in p.pieces if cc == c) for c in p.colors}
-        same = len(set(map(tuple, sets.values()))) == 1 and len(p.colors) <= len(corners)
+        # (only when every corner gets a colour: then any assignment is a colour permutation)
+        same = len(set(map(tuple, sets.values()))) == 1 and len(p.colors) == len(corners) > 1
+        self.pinned = same
         root = {}
         for i, c in enumerate(p.colors):
             for k in corners:
@@ -158,35 +162,41 @@ def solve_cpsat(puzzle: Puzzle, time_limit: float = 60.0, workers: int = 2, seed
                   info={"variables": len(model.vars), "branches": solver.NumBranches()})
 
 
-class _Collector(cp_model.CpSolverSolutionCallback):
-    def __init__(self, model: Model, syms, limit: int):
-        super().__init__()
-        self.model, self.syms, self.limit = model, syms, limit
-        self.seen: dict = {}
-
-    def on_solution_callback(self) -> None:
-        placed = [(c, n, cells) for v, c, n, cells in self.model.vars if self.BooleanValue(v)]
-        key = canonical(placed, self.syms)
-        self.seen.setdefault(key, placed)
-        if self.limit and len(self.seen) >= self.limit:
-            self.StopSearch()
-
-
 def enumerate_cpsat(puzzle: Puzzle, limit: int = 0, time_limit: float = 60.0) -> Result:
-    """All distinct solutions up to board symmetry with CP-SAT (for puzzles exact cover cannot take)."""
+    """All distinct solutions up to board symmetry with CP-SAT (for puzzles exact cover cannot take).
+
+    Solve, then forbid the solution and its symmetric images (a clause over their placements), and
+    solve again until CP-SAT proves there is nothing left.  (Enumerating inside one solve would also
+    enumerate the auxiliary distance labels of the game-rules model, many per placement set.)
+    """
     t0 = time.perf_counter()
     model = Model(puzzle)
     syms = board_symmetries(puzzle.width, puzzle.height, puzzle.blocked)
-    if puzzle.game_rules:
-        syms = syms[:1]  # corners are pinned to colours; symmetric copies are distinct models
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.01, time_limit - (time.perf_counter() - t0))
-    solver.parameters.enumerate_all_solutions = True
-    solver.parameters.num_workers = 1
-    cb = _Collector(model, syms, limit)
-    status = solver.Solve(model.model, cb)
-    sols = list(cb.seen.values())
-    complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not (limit and len(sols) >= limit)
-    st = SOLVED if sols else (IMPOSSIBLE if status == cp_model.INFEASIBLE else UNKNOWN)
+    if model.pinned:
+        syms = syms[:1]  # corners are pinned to colours, so mirror images are not the same model
+    var_of = {(c, n, frozenset(cells)): v for v, c, n, cells in model.vars}
+    seen: dict = {}
+    complete = False
+    while True:
+        left = time_limit - (time.perf_counter() - t0)
+        if left <= 0 or (limit and len(seen) >= limit):
+            break
+        solver = cp_model.CpSolver()
+        solver.parameters.max_time_in_seconds = left
+        solver.parameters.num_workers = 1
+        status = solver.Solve(model.model)
+        if status == cp_model.INFEASIBLE:
+            complete = True
+            break
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break
+        placed = [(c, n, cells) for v, c, n, cells in model.vars if solver.BooleanValue(v)]
+        seen.setdefault(canonical(placed, syms), placed)
+        for m in syms:
+            lits = [var_of.get((c, n, frozenset(m(x) for x in cells))) for c, n, cells in placed]
+            if all(v is not None for v in lits):
+                model.model.AddBoolOr([v.Not() for v in lits])
+    sols = list(seen.values())
+    st = SOLVED if sols else (IMPOSSIBLE if complete else UNKNOWN)
     return Result(st, sols[0] if sols else [], time.perf_counter() - t0, "CP-SAT enumeration",
                   count=len(sols), complete=complete, solutions=sols)
