@@ -29,11 +29,8 @@ from solver.puzzles.spec import Puzzle
 class Model:
     """The CP-SAT model of a puzzle and the bookkeeping to read a solution back."""
 
-    def __init__(self, puzzle: Puzzle, relax: bool = False):
-        """``relax``: pieces may stay off the board and the placed area is maximised instead (the
-        same puzzle, solved when the optimum places everything; lets CP-SAT's local search work)."""
+    def __init__(self, puzzle: Puzzle):
         self.puzzle = puzzle
-        self.relax = relax
         self.pinned = False
         m = self.model = cp_model.CpModel()
         counts = puzzle.piece_counts()
@@ -44,7 +41,6 @@ class Model:
         cover: dict = defaultdict(list)              # cell -> literals
         cover_c: dict = defaultdict(list)            # (colour, cell) -> (literal, size)
         cache = {}
-        area_terms = []
         for c, name in keys:
             if name not in cache:
                 cache[name] = placements(piece_of[name], puzzle.width, puzzle.height, puzzle.blocked)
@@ -56,11 +52,7 @@ class Model:
                 for cell in cells:
                     cover[cell].append(v)
                     cover_c[(c, cell)].append((v, len(cells)))
-            if relax:
-                m.Add(sum(lits) <= counts[(c, name)])
-                area_terms.extend(len(cells) * v for v, cells in zip(lits, cache[name], strict=True))
-            else:
-                m.Add(sum(lits) == counts[(c, name)])
+            m.Add(sum(lits) == counts[(c, name)])
         for cell in free:
             if puzzle.full:
                 m.Add(sum(cover[cell]) == 1)
@@ -72,8 +64,6 @@ class Model:
                     lits = {id(v): v for v, _ in cover_c[(c, a)] + cover_c[(c, b)]}
                     if len(lits) > 1:
                         m.AddAtMostOne(list(lits.values()))
-        if relax:
-            m.Maximize(sum(area_terms))
         if puzzle.game_rules:
             self._game_rules(cover_c, free)
 
@@ -133,16 +123,14 @@ class Model:
                     supports.append(root[(c, cell)])
                 m.AddBoolOr(supports).OnlyEnforceIf(occ[(c, cell)])
 
-    def solve(self, time_limit: float, workers: int, seed: int, hint=None) -> tuple[str, list, cp_model.CpSolver]:
+    def solve(self, time_limit: float, workers: int, seed: int) -> tuple[str, list, cp_model.CpSolver]:
+        """Run CP-SAT; (status, placements, solver)."""
         solver = cp_model.CpSolver()
         solver.parameters.max_time_in_seconds = max(0.01, time_limit)
         solver.parameters.num_workers = max(1, workers)
         solver.parameters.random_seed = seed
         status = solver.Solve(self.model)
         placed = []
-        if self.relax and status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            if round(solver.ObjectiveValue()) < self.puzzle.area:
-                return (IMPOSSIBLE if status == cp_model.OPTIMAL else UNKNOWN), [], solver
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             placed = [(c, name, cells) for v, c, name, cells in self.vars if solver.BooleanValue(v)]
             return SOLVED, placed, solver
@@ -151,11 +139,10 @@ class Model:
         return UNKNOWN, [], solver
 
 
-def solve_cpsat(puzzle: Puzzle, time_limit: float = 60.0, workers: int = 2, seed: int = 0,
-                relax: bool = False) -> Result:
+def solve_cpsat(puzzle: Puzzle, time_limit: float = 60.0, workers: int = 2, seed: int = 0) -> Result:
     """First solution (or a proof of impossibility) with CP-SAT."""
     t0 = time.perf_counter()
-    model = Model(puzzle, relax)
+    model = Model(puzzle)
     left = time_limit - (time.perf_counter() - t0)
     status, placed, solver = model.solve(left, workers, seed)
     return Result(status, placed, time.perf_counter() - t0, "CP-SAT",
