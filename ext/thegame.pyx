@@ -170,9 +170,8 @@ cdef int feasible_turn(Game* g, int p, int need, int* oc, int* op) noexcept nogi
 # A hand as a 128-bit set of cards (two words) makes "smallest card above the top" one bit scan.
 
 cdef inline bint has_card(uint64_t lo, uint64_t hi, int c) noexcept nogil:
-    if c < 64:
-        return (lo >> c) & 1
-    return (hi >> (c - 64)) & 1
+    cdef uint64_t w = lo if c < 64 else hi
+    return (w >> (c & 63)) & 1
 
 
 cdef inline int next_above(uint64_t lo, uint64_t hi, int t) noexcept nogil:
@@ -211,15 +210,18 @@ cdef inline int prev_below(uint64_t lo, uint64_t hi, int t) noexcept nogil:
 
 
 cdef inline void hand_mask(const int* hand, int n, uint64_t* lo, uint64_t* hi) noexcept nogil:
+    """The hand as a card set (branch-free: which word a card lands in is random)."""
     cdef int i, c
-    lo[0] = 0
-    hi[0] = 0
+    cdef uint64_t bit, low
+    cdef uint64_t a = 0, b = 0
     for i in range(n):
         c = hand[i]
-        if c < 64:
-            lo[0] |= <uint64_t>1 << c
-        else:
-            hi[0] |= <uint64_t>1 << (c - 64)
+        bit = <uint64_t>1 << (c & 63)
+        low = <uint64_t>0 - <uint64_t>(c < 64)
+        a |= bit & low
+        b |= bit & ~low
+    lo[0] = a
+    hi[0] = b
 
 
 cdef inline int pile_best(uint64_t lo, uint64_t hi, int k, int t, int* card) noexcept nogil:
@@ -271,6 +273,8 @@ cdef int heuristic_turn(Game* g, const Variant* v, const Strategy* s, int p, int
     cdef int pen[4]
     cdef int marked[4]
     cdef int n = 0, k, c, gap, best_gap, bc, bk
+    cdef int pg[4]
+    cdef int pc[4]
     cdef int nh = g.nh[p]
     cdef uint64_t lo, hi
     cdef double limit
@@ -289,19 +293,24 @@ cdef int heuristic_turn(Game* g, const Variant* v, const Strategy* s, int p, int
         limit = s.p[P_REACH]
     else:
         limit = s.p[P_ENDGAME]
+    # best card per pile, recomputed only for piles whose top or best card changed
+    for k in range(4):
+        pg[k] = pile_best(lo, hi, k, tops[k], &pc[k])
     while n < nh:
+        if n >= required and limit < -10:
+            break
         best_gap = BIG
         bc = BIG
         bk = -1
         for k in range(4):
-            gap = pile_best(lo, hi, k, tops[k], &c)
+            gap = pg[k]
             if gap == BIG:
                 continue
             if gap > 0:
                 gap += pen[k]
-            if gap < best_gap or (gap == best_gap and c < bc):
+            if gap < best_gap or (gap == best_gap and pc[k] < bc):
                 best_gap = gap
-                bc = c
+                bc = pc[k]
                 bk = k
         if bk < 0:
             break
@@ -315,6 +324,9 @@ cdef int heuristic_turn(Game* g, const Variant* v, const Strategy* s, int p, int
         oc[n] = bc
         op[n] = bk
         n += 1
+        for k in range(4):
+            if k == bk or pc[k] == bc:
+                pg[k] = pile_best(lo, hi, k, tops[k], &pc[k])
     if n >= required and (v.fire_lo | v.fire_hi):
         # cover a fire card left by the previous turn if we still can
         for k in range(4):
