@@ -90,8 +90,9 @@ cdef struct Game:
     int fire_turn[4]          # turn in which the current (fire) top was played, -1 if the top is not fire
     int deck[NCARDS]
     int deck_pos
-    int hands[MAXP * MAXH]    # each player's hand, sorted ascending
-    int nh[MAXP]
+    uint64_t hlo[MAXP]        # each player's hand as a card set: cards 0..63
+    uint64_t hhi[MAXP]        # ... and cards 64..127
+    int nh[MAXP]              # cards in each hand
     int live[101]             # 1 while the card is not on a pile (draw pile or a hand)
     int played
     int turn
@@ -106,9 +107,8 @@ cdef struct Game:
 
 
 cdef inline bint is_fire(const Variant* v, int c) noexcept nogil:
-    if c < 64:
-        return (v.fire_lo >> c) & 1
-    return (v.fire_hi >> (c - 64)) & 1
+    cdef uint64_t w = v.fire_lo if c < 64 else v.fire_hi
+    return (w >> (c & 63)) & 1
 
 
 cdef inline bint legal(int pile, int top, int c) noexcept nogil:
@@ -154,11 +154,29 @@ cdef bint feas_dfs(int* tops, const int* cards, int n, int used, int need,
     return False
 
 
+cdef inline int hand_cards(const Game* g, int p, int* out) noexcept nogil:
+    """The cards of player p's hand in ascending order; returns how many."""
+    cdef int n = 0
+    cdef uint64_t m = g.hlo[p]
+    while m:
+        out[n] = tg_ctz64(m)
+        n += 1
+        m &= m - 1
+    m = g.hhi[p]
+    while m:
+        out[n] = 64 + tg_ctz64(m)
+        n += 1
+        m &= m - 1
+    return n
+
+
 cdef int feasible_turn(Game* g, int p, int need, int* oc, int* op) noexcept nogil:
     """First sequence of exactly ``need`` plays in (card ascending, pile 0..3) DFS order, or 0."""
     cdef int tops[4]
+    cdef int cards[MAXH]
+    cdef int n = hand_cards(g, p, cards)
     memcpy(tops, g.piles, 4 * sizeof(int))
-    if feas_dfs(tops, &g.hands[p * MAXH], g.nh[p], 0, need, 0, oc, op):
+    if feas_dfs(tops, cards, n, 0, need, 0, oc, op):
         return need
     return 0
 
@@ -167,7 +185,7 @@ cdef int feasible_turn(Game* g, int p, int need, int* oc, int* op) noexcept nogi
 # greedy / reach / signal
 # ---------------------------------------------------------------------------------------------
 
-# A hand as a 128-bit set of cards (two words) makes "smallest card above the top" one bit scan.
+# Hands are 128-bit card sets (two words): "smallest card above the top" is one bit scan.
 
 cdef inline bint has_card(uint64_t lo, uint64_t hi, int c) noexcept nogil:
     cdef uint64_t w = lo if c < 64 else hi
@@ -209,21 +227,6 @@ cdef inline int prev_below(uint64_t lo, uint64_t hi, int t) noexcept nogil:
     return -1
 
 
-cdef inline void hand_mask(const int* hand, int n, uint64_t* lo, uint64_t* hi) noexcept nogil:
-    """The hand as a card set (branch-free: which word a card lands in is random)."""
-    cdef int i, c
-    cdef uint64_t bit, low
-    cdef uint64_t a = 0, b = 0
-    for i in range(n):
-        c = hand[i]
-        bit = <uint64_t>1 << (c & 63)
-        low = <uint64_t>0 - <uint64_t>(c < 64)
-        a |= bit & low
-        b |= bit & ~low
-    lo[0] = a
-    hi[0] = b
-
-
 cdef inline int pile_best(uint64_t lo, uint64_t hi, int k, int t, int* card) noexcept nogil:
     """Best card of a hand for pile k (top t): its 10-jump (gap -10) if held, else the nearest
     card in the pile's direction (gap = distance); BIG if none."""
@@ -258,7 +261,8 @@ cdef void signal_piles(Game* g, int p, double sig, int* marked) noexcept nogil:
     for q in range(g.players):
         if q == p or g.nh[q] == 0:
             continue
-        hand_mask(&g.hands[q * MAXH], g.nh[q], &lo, &hi)
+        lo = g.hlo[q]
+        hi = g.hhi[q]
         for k in range(4):
             gap = pile_best(lo, hi, k, g.piles[k], &c)
             if gap == -10 or (gap != BIG and gap <= sig):
@@ -278,7 +282,8 @@ cdef int heuristic_turn(Game* g, const Variant* v, const Strategy* s, int p, int
     cdef int nh = g.nh[p]
     cdef uint64_t lo, hi
     cdef double limit
-    hand_mask(&g.hands[p * MAXH], nh, &lo, &hi)
+    lo = g.hlo[p]
+    hi = g.hhi[p]
     memcpy(tops, g.piles, 4 * sizeof(int))
     for k in range(4):
         pen[k] = 0
@@ -527,8 +532,7 @@ cdef int planner_turn(Game* g, const Variant* v, const Strategy* s, int p, int r
     cdef int i, k, acc
     cdef int marked[4]
     cdef bint endgame = g.deck_pos >= NCARDS
-    P.n = g.nh[p]
-    memcpy(P.cards, &g.hands[p * MAXH], P.n * sizeof(int))
+    P.n = hand_cards(g, p, P.cards)
     memcpy(P.tops, g.piles, 4 * sizeof(int))
     memcpy(P.start, g.piles, 4 * sizeof(int))
     P.required = required
@@ -580,24 +584,19 @@ cdef int planner_turn(Game* g, const Variant* v, const Strategy* s, int p, int r
 # ---------------------------------------------------------------------------------------------
 
 cdef inline void hand_insert(Game* g, int p, int c) noexcept nogil:
-    cdef int* h = &g.hands[p * MAXH]
-    cdef int j = g.nh[p]
-    while j > 0 and h[j - 1] > c:
-        h[j] = h[j - 1]
-        j -= 1
-    h[j] = c
+    cdef uint64_t bit = <uint64_t>1 << (c & 63)
+    cdef uint64_t low = <uint64_t>0 - <uint64_t>(c < 64)
+    g.hlo[p] |= bit & low
+    g.hhi[p] |= bit & ~low
     g.nh[p] += 1
 
 
 cdef inline void hand_remove(Game* g, int p, int c) noexcept nogil:
-    cdef int* h = &g.hands[p * MAXH]
-    cdef int j = 0, n = g.nh[p]
-    while j < n and h[j] != c:
-        j += 1
-    while j < n - 1:
-        h[j] = h[j + 1]
-        j += 1
-    g.nh[p] = n - 1
+    cdef uint64_t bit = <uint64_t>1 << (c & 63)
+    cdef uint64_t low = <uint64_t>0 - <uint64_t>(c < 64)
+    g.hlo[p] &= ~(bit & low)
+    g.hhi[p] &= ~(bit & ~low)
+    g.nh[p] -= 1
 
 
 cdef inline int hand_size_for(int players) noexcept nogil:
@@ -631,6 +630,8 @@ cdef void play_game(Game* g, const Variant* v, const Strategy* s) noexcept nogil
     g.turn_start[0] = 0
     for p in range(P):
         g.nh[p] = 0
+        g.hlo[p] = 0
+        g.hhi[p] = 0
         for j in range(g.hand_size):
             hand_insert(g, p, g.deck[g.deck_pos])
             g.deck_pos += 1
@@ -641,7 +642,9 @@ cdef void play_game(Game* g, const Variant* v, const Strategy* s) noexcept nogil
             break
         skipped = 0
         while g.nh[p] == 0 and skipped < P:
-            p = (p + 1) % P
+            p += 1
+            if p == P:
+                p = 0
             skipped += 1
         required = v.min_play if g.deck_pos < NCARDS else v.min_play_empty
         if required > g.nh[p]:
@@ -672,14 +675,16 @@ cdef void play_game(Game* g, const Variant* v, const Strategy* s) noexcept nogil
         while g.nh[p] < g.hand_size and g.deck_pos < NCARDS:
             hand_insert(g, p, g.deck[g.deck_pos])
             g.deck_pos += 1
-        if g.played < NCARDS:
+        if g.played < NCARDS and (v.fire_lo | v.fire_hi):
             for k in range(4):
                 if g.fire_turn[k] >= 0 and g.fire_turn[k] < g.turn:
                     g.cards_left = NCARDS - g.played
                     g.turn += 1
                     return
         g.turn += 1
-        p = (p + 1) % P
+        p += 1
+        if p == P:
+            p = 0
     g.cards_left = NCARDS - g.played
 
 
