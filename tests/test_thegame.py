@@ -10,7 +10,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import tests.thegame_reference as ref
 from solver._ext import thegame as engine
 from solver.errors import SolverError
 from solver.montecarlo.runner import run_experiments
@@ -19,6 +18,11 @@ from solver.thegame.play import play_deck, play_seed
 from solver.thegame.replay import check_lines
 from solver.thegame.strategies import STRATEGIES, parse_strategies, parse_strategy
 from solver.thegame.variants import VARIANTS
+
+try:  # pytest puts tests/ on sys.path (rootdir-relative imports also work)
+    import thegame_reference as ref
+except ImportError:  # pragma: no cover
+    from tests import thegame_reference as ref
 
 VARIANT_NAMES = list(VARIANTS)
 
