@@ -308,3 +308,26 @@ def test_cli_simulate_play_replay(tmp_path, capsys):
     broken.write_text("\n".join(lines[:2]) + "\n{not json\n")
     assert cli(["thegame", "replay", str(broken)]) == 2
     assert "line 3" in capsys.readouterr().err
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 5))
+def test_empty_draw_pile_and_players_out_of_cards(seed, players):
+    """Once the draw pile is empty one card per turn suffices and players without cards are skipped."""
+    deck = deck_for(seed)
+    rules = ref.make_rules(players, "standard")
+    turns, win, _ = engine_game(players, "standard", "planner", deck)
+    s = ref.State.deal(rules, deck)
+    p = 0
+    for who, plays in turns:
+        expected = s.next_player(p)
+        assert who == expected and s.hands[who], "a player without cards moved"
+        if not s.draw:
+            assert len(plays) >= 1
+        else:
+            assert len(plays) >= 2
+        s.apply(who, plays)
+        s.turn += 1
+        p = (who + 1) % players
+    if win:
+        assert not s.draw and all(not h for h in s.hands)
