@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -83,7 +84,9 @@ def run_and_report(
         click.echo(f"{result.total_games} games in {result.elapsed:.2f} s ({rate:,.0f} games/s)", err=True)
     if not result.complete:
         click.echo(f"solver: interrupted; wrote the {result.total_games} finished games", err=True)
-        sys.exit(130)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)  # the results are written; don't wait for killed workers' queues at exit
     return result
 
 

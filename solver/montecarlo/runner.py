@@ -6,6 +6,7 @@ import concurrent.futures as cf
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -219,16 +220,40 @@ def _run_on_executor(executor, experiments, plan, seed, workers, finished, playe
 
 
 def _kill_pool(executor: cf.Executor) -> None:
-    """Stop a process pool at once: cancel queued blocks and terminate running workers."""
+    """Stop a process pool at once: cancel queued blocks and terminate running workers.
+
+    The queue feeding the workers is told not to wait for its pipe at exit: with the workers gone
+    nobody would read it, and the interpreter would hang on shutdown.
+    """
     processes = list(getattr(executor, "_processes", {}).values())
-    executor.shutdown(wait=False, cancel_futures=True)
+    call_queue = getattr(executor, "_call_queue", None)
+    _silence_cancelled_future_errors()
     for proc in processes:
         try:
             proc.terminate()
         except Exception:  # already gone
             pass
+    if call_queue is not None:
+        call_queue.cancel_join_thread()
+    executor.shutdown(wait=False, cancel_futures=True)
     for proc in processes:
         proc.join(timeout=2)
+
+
+def _silence_cancelled_future_errors() -> None:
+    """Hide CPython's InvalidStateError from a killed pool's manager thread.
+
+    When workers are terminated, Python 3.11's pool manager tries to set an exception on futures
+    we already cancelled and prints a traceback from its thread (harmless, but alarming).
+    """
+    previous = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if isinstance(args.exc_value, cf.InvalidStateError):
+            return
+        previous(args)
+
+    threading.excepthook = hook
 
 
 def default_workers() -> int:
