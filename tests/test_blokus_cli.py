@@ -93,7 +93,7 @@ def test_selfplay_csv_and_sgf(tmp_path, capsys):
     assert run([*base, "-j", "2", "-o", str(out2)], capsys)[0] == 0
     assert out1.read_text() == out2.read_text()
     rows = list(csv.DictReader(io.StringIO(out1.read_text())))
-    assert [r["seat"] for r in rows] == ["1", "2"]
+    assert [r["seat"] for r in rows] == ["0", "1"]
     for col in ("wins", "outright_wins", "shared_wins", "mean_score", "sd_score", "share_all_placed",
                 "mean_game_length", "mean_legal_moves_per_ply", "ci_low", "ci_high"):
         assert col in rows[0]

@@ -13,7 +13,7 @@ Strategies (all in C, chosen per player/seat):
 >>> exp = SelfPlay("duo", strategies=("greedy", "random"))
 >>> rows = exp.rows(exp.simulate(12345, 20), 20)
 >>> [r["seat"] for r in rows], rows[0]["games"]
-([1, 2], 20)
+([0, 1], 20)
 >>> round(sum(r["wins"] for r in rows), 6)
 20.0
 """
@@ -77,7 +77,7 @@ def strategies_for(variant: Variant, text: str) -> tuple[str, ...]:
 
 @dataclass
 class SelfPlay(Experiment):
-    """Self-play of one variant with one strategy per player (seat 1 moves first)."""
+    """Self-play of one variant with one strategy per player (seat 0 moves first)."""
 
     variant: str = "classic"
     first_move: str = "start-cell"
@@ -151,7 +151,7 @@ class SelfPlay(Experiment):
 
             wins = seat("wins")
             row: dict[str, Any] = {
-                "game": self.game, "variant": v.name, "players": v.n_players, "seat": p + 1,
+                "game": self.game, "variant": v.name, "players": v.n_players, "seat": p,
                 "strategy": strategies[p], "games": games, "wins": wins,
             }
             lo, hi = wilson_interval(wins, games)
