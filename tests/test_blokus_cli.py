@@ -77,7 +77,7 @@ def test_bad_records_exit_2(tmp_path, capsys, content, argv_tail, message):
     (["blokus", "perft", "--variant", "hexagon"], "unknown variant"),
     (["blokus", "selfplay", "--variant", "nope", "-q"], "unknown variant"),
     (["blokus", "selfplay", "--strategy", "random,smart", "-q"], "unknown strategy"),
-    (["blokus", "selfplay", "--strategy", "random,random", "-q"], "4 players but 2"),
+    (["blokus", "selfplay", "--strategy", "random,random", "-q"], "2 strategies for 4 players"),
     (["blokus", "moves", "/nonexistent/x.blksgf"], "cannot read"),
 ])
 def test_bad_input_exit_2(capsys, argv, message):

@@ -30,6 +30,7 @@ from solver.blokus.game import Game
 from solver.blokus.variants import ROTATING, Variant, variant_by_name
 from solver.errors import SolverError
 from solver.montecarlo.experiment import Experiment, Tally
+from solver.montecarlo.seats import one_per_seat
 from solver.montecarlo.stats import mean_columns, wilson_interval
 
 STRATEGY_KINDS = {"random": 0, "greedy": 1, "mc": 2}
@@ -63,16 +64,7 @@ def parse_strategy(text: str) -> tuple[int, int, int]:
 
 def strategies_for(variant: Variant, text: str) -> tuple[str, ...]:
     """One strategy per player from a comma list (a single name applies to every player)."""
-    names = tuple(s.strip().lower() for s in text.split(",") if s.strip())
-    if not names:
-        raise SolverError("no strategy given")
-    for n in names:
-        parse_strategy(n)
-    if len(names) == 1:
-        names = names * variant.n_players
-    if len(names) != variant.n_players:
-        raise SolverError(f"{variant.name} has {variant.n_players} players but {len(names)} strategies were given")
-    return names
+    return one_per_seat(text, variant.n_players, parse_strategy)
 
 
 @dataclass

@@ -16,6 +16,7 @@ The strategies themselves are C code in ``ext/clovece.pyx``; they are picked by 
 from __future__ import annotations
 
 from solver.errors import SolverError
+from solver.montecarlo.seats import one_per_seat
 
 STRATEGIES = ("random", "runner", "hunter", "cautious", "shortcut", "best")
 VARIANTS = ("classic", "napij-se")
@@ -31,16 +32,11 @@ def parse_strategy_list(text: str, players: int) -> tuple[str, ...]:
     >>> parse_strategy_list("best, random", 2)
     ('best', 'random')
     """
-    names = tuple(n.strip().lower() for n in text.split(","))
-    for name in names:
+    def check(name: str) -> None:
         if name not in STRATEGIES:
             raise SolverError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")
-    if len(names) == 1:
-        return names * players
-    if len(names) != players:
-        raise SolverError(f"--strategy lists {len(names)} strategies for {players} players "
-                          "(give one name for all seats or one per seat)")
-    return names
+
+    return one_per_seat(text, players, check)
 
 
 def strategy_ids(names: tuple[str, ...]) -> list[int]:

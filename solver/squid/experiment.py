@@ -12,6 +12,7 @@ from typing import Any
 
 from solver.errors import SolverError
 from solver.montecarlo.experiment import Experiment, Tally
+from solver.montecarlo.seats import one_per_seat
 from solver.montecarlo.stats import mean_columns, proportion_columns
 from solver.squid.params import SUBGAMES
 
@@ -27,15 +28,11 @@ def parse_strategies(text: str, players: int) -> tuple[str, ...]:
     >>> parse_strategies("bold", 4)
     ('bold', 'bold', 'bold', 'bold')
     """
-    names = tuple(s.strip() for s in text.split(","))
-    for name in names:
+    def check(name: str) -> None:
         if name not in POLICIES:
             raise SolverError(f"unknown strategy {name!r}: choose from {', '.join(POLICIES)}")
-    if len(names) == 1:
-        return names * players
-    if len(names) != players:
-        raise SolverError(f"--strategy gives {len(names)} names for {players} players (give 1 or {players})")
-    return names
+
+    return one_per_seat(text, players, check)
 
 
 @dataclass
