@@ -14,6 +14,10 @@ from solver.montecarlo.experiment import Experiment
 from solver.montecarlo.output import check_writable, write_rows
 from solver.montecarlo.runner import RunResult, default_workers, run_experiments
 
+#: Seeds are at most 2**32 - 1: plenty of streams (every block derives its own), and small enough
+#: that the CSV seed column survives a spreadsheet (which keeps only 15 significant digits).
+MAX_SEED = 2**32 - 1
+
 
 def monte_carlo_options(default_games: int, default_block_size: int = 1000) -> Callable:
     """Decorator adding --games --seed -j --backend --scheduler --block-size -o --format --quiet."""
@@ -22,9 +26,9 @@ def monte_carlo_options(default_games: int, default_block_size: int = 1000) -> C
         opts = [
             click.option("--games", "-n", type=click.IntRange(min=1), default=default_games,
                          show_default=True, help="Games per configuration."),
-            click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+            click.option("--seed", type=click.IntRange(0, MAX_SEED), default=1, show_default=True,
                          help="Seed: the same seed gives the same numbers for any worker count."),
-            click.option("-j", "--workers", type=click.IntRange(min=1), default=None,
+            click.option("-j", "--workers", type=click.IntRange(1, 1024), default=None,
                          help="Worker processes (default: all cores)."),
             click.option("--backend", type=click.Choice(["local", "dask"]), default="local",
                          show_default=True, help="Where the blocks of games run."),
@@ -61,10 +65,18 @@ def run_and_report(
 ) -> RunResult:
     """Run the experiments with the chosen backend, write the table(s), exit 130 if interrupted."""
     check_writable(output)
-    for path, _ in extra_outputs:
+    targets = [output] + [path for path, _ in extra_outputs if path]
+    for path in targets[1:]:
         check_writable(path)
+    resolved = [p if p == "-" else os.path.realpath(p) for p in targets]
+    if len(set(resolved)) != len(resolved):
+        raise SolverError("two outputs go to the same place: give each table its own file (at most one '-')")
     if scheduler and backend != "dask":
-        raise SolverError("--scheduler needs --backend dask")
+        ctx = click.get_current_context(silent=True)
+        from_env = ctx is not None and ctx.get_parameter_source("scheduler") == click.core.ParameterSource.ENVIRONMENT
+        if not from_env:  # SOLVER_DASK_SCHEDULER set for cluster work must not break local runs
+            raise SolverError("--scheduler needs --backend dask")
+        scheduler = None
     workers = workers or default_workers()
     if backend == "dask":
         from solver.montecarlo.dask_backend import dask_executor
@@ -79,7 +91,7 @@ def run_and_report(
     for path, make_rows in extra_outputs:
         if path:
             write_rows(make_rows(result), path, "csv")
-    if not quiet:
+    if not quiet and sys.stderr.isatty():
         rate = result.total_games / result.elapsed if result.elapsed > 0 else float("nan")
         click.echo(f"{result.total_games} games in {result.elapsed:.2f} s ({rate:,.0f} games/s)", err=True)
     if not result.complete:
@@ -124,10 +136,15 @@ def histogram_rows(result: RunResult, key_columns: Sequence[str]) -> list[dict[s
             continue
         ident_rows = exp.rows(tally, 1)
         ident = {k: ident_rows[0].get(k) for k in key_columns} if ident_rows else {}
+        ident = {"game": exp.game, **ident}
         for name, hist in exp.histograms(tally).items():
             for value, count in enumerate(hist):
                 if count:
                     rows.append({**ident, "histogram": name, "value": value, "count": int(count)})
+    from solver import __version__
+
+    for row in rows:
+        row.update(complete=result.complete, seed=result.seed, solver_version=__version__)
     return rows
 
 

@@ -40,7 +40,8 @@ def list_cmd() -> None:
               help="Seconds before giving up (status: unknown within the limit).")
 @click.option("-j", "--workers", type=click.IntRange(min=1), default=2, show_default=True,
               help="CP-SAT worker threads.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed of the search.")
+@click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
+              help="Random seed of the search (CP-SAT takes 31-bit seeds).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the solution as JSON.")
 @click.option("--svg", type=click.Path(dir_okay=False), help="Write a picture of the solution as SVG.")
 @click.option("--all", "all_", is_flag=True, help="Enumerate distinct solutions up to board symmetry.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from solver.cli.options import histogram_rows, monte_carlo_options, parse_int_list, run_and_report
+from solver.cli.options import MAX_SEED, histogram_rows, monte_carlo_options, parse_int_list, run_and_report
 
 
 @click.group(name="thegame")
@@ -51,7 +51,7 @@ def simulate(players, strategy, variants, histogram, games, seed, workers, backe
 @click.option("--players", "-p", type=int, default=1, show_default=True, help="Number of players (1-5).")
 @click.option("--strategy", "-s", default="planner", show_default=True, help="One strategy spec.")
 @click.option("--variant", "-v", default="standard", show_default=True, help="standard, hard or on-fire.")
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=1, show_default=True,
               help="Seed of the shuffle.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help="Write the replayable JSON Lines log here ('-' is stdout).")

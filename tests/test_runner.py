@@ -11,7 +11,7 @@ from solver.montecarlo import block_seed, run_experiments
 from solver.montecarlo.example import CoinExperiment
 from solver.montecarlo.experiment import merge_tallies
 from solver.montecarlo.output import format_value, render
-from solver.montecarlo.runner import plan_blocks
+from solver.montecarlo.runner import BlockPlan, OrderedMerge
 from solver.montecarlo.stats import mean_sd, wilson_interval
 
 EXPS = [CoinExperiment(0.3), CoinExperiment(0.7)]
@@ -48,9 +48,26 @@ def test_win_rates_are_plausible_and_intervals_cover():
 
 
 def test_plan_blocks_covers_every_game_once():
-    plan = plan_blocks(3, 10_001, 1000)
+    plan = BlockPlan(3, 10_001, 1000)
+    entries = [plan[k] for k in range(len(plan))]
     for i in range(3):
-        assert sum(n for e, _, n in plan if e == i) == 10_001
+        assert sum(n for e, _, n in entries if e == i) == 10_001
+    assert plan.take(30, 10) == entries[30:]
+
+
+def test_huge_runs_are_planned_lazily():
+    plan = BlockPlan(15, 10**9, 1000)
+    assert len(plan) == 15 * 10**6 and plan[len(plan) - 1] == (14, 10**6 - 1, 1000)
+
+
+def test_ordered_merge_holds_only_out_of_order_blocks():
+    merge = OrderedMerge(1)
+    merge.add(0, 1, {"x": 0.1})
+    assert merge.waiting[0].keys() == {1}
+    merge.add(0, 0, {"x": 0.2})
+    assert merge.waiting[0] == {} and merge.next_block[0] == 2
+    merge.add(0, 3, {"x": 0.3})  # a gap (block 2 never finished, e.g. after Ctrl-C)
+    assert merge.result() == [{"x": (0.2 + 0.1) + 0.3}]
 
 
 @pytest.mark.parametrize(

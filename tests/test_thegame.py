@@ -293,7 +293,7 @@ def test_cli_simulate_play_replay(tmp_path, capsys):
     assert len(rows) == 5
     assert "mean_cards_left" in rows[0] and "share_excellent" in rows[0]
     assert '"reach:reach=1,endgame=7"' in rows[3]
-    assert hist.read_text().startswith("variant,players,strategy,histogram,value,count")
+    assert hist.read_text().startswith("game,variant,players,strategy,histogram,value,count")
     log = tmp_path / "g.jsonl"
     assert cli(["thegame", "play", "--players", "2", "--strategy", "planner", "--seed", "3",
                 "--log", str(log)]) == 0

@@ -11,11 +11,24 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import signal
 from collections.abc import Iterator
 
 from solver.errors import SolverError
 
 CONNECT_TIMEOUT_S = 3
+WORKER_TIMEOUT_S = 20
+
+
+def _check_address(distributed, address: str) -> None:
+    """Reject a malformed scheduler address before Dask tries (and retries) to connect to it."""
+    try:
+        protocol, location = distributed.comm.parse_address(address)
+        host, port = distributed.comm.parse_host_port(location)
+    except (ValueError, TypeError):
+        raise SolverError(f"bad Dask scheduler address {address!r}: use tcp://HOST:PORT") from None
+    if protocol not in ("tcp", "tls", "inproc", "ucx", "ws", "wss") or not host or not port:
+        raise SolverError(f"bad Dask scheduler address {address!r}: use tcp://HOST:PORT")
 
 
 def _import_distributed():
@@ -23,7 +36,8 @@ def _import_distributed():
         import distributed
     except ImportError:
         raise SolverError(
-            "--backend dask needs Dask: install the extra with  pip install 'tabletop-solver[dask]'"
+            "--backend dask needs Dask: install it with  pip install '.[dask]'  (from the source tree) "
+            "or  pip install 'dask[distributed]'"
         ) from None
     return distributed
 
@@ -40,11 +54,19 @@ def dask_client(address: str | None, workers: int) -> Iterator:
         if address:
             if "://" not in address:
                 address = f"tcp://{address}"
+            _check_address(distributed, address)
             try:
                 client = distributed.Client(address, timeout=f"{CONNECT_TIMEOUT_S}s", set_as_default=False)
             except (OSError, TimeoutError) as exc:
                 raise SolverError(f"cannot reach the Dask scheduler at {address} ({type(exc).__name__})") from None
+            try:
+                client.wait_for_workers(1, timeout=WORKER_TIMEOUT_S)
+            except (TimeoutError, OSError):
+                client.close()
+                raise SolverError(f"the Dask scheduler at {address} has no workers "
+                                  f"(none joined within {WORKER_TIMEOUT_S} s)") from None
         else:
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # workers inherit: Ctrl-C is ours
             try:
                 cluster = distributed.LocalCluster(
                     n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
@@ -52,6 +74,8 @@ def dask_client(address: str | None, workers: int) -> Iterator:
                 )
             except Exception as exc:  # noqa: BLE001 - any start-up failure is reported in one line
                 raise SolverError(f"could not start a local Dask cluster: {exc}") from None
+            finally:
+                signal.signal(signal.SIGINT, previous)
             client = distributed.Client(cluster, set_as_default=False)
     except SolverError:
         raise

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -80,23 +81,44 @@ def check_writable(path: str | os.PathLike | None) -> None:
         raise SolverError(f"cannot write {path}: permission denied")
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_text_atomic(path: str | os.PathLike | None, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file and a rename; '-' or None is stdout."""
+    """Write ``text`` to ``path`` via a temporary file and a rename; '-' or None is stdout.
+
+    A symbolic link is followed (the file it points to is replaced, the link stays); a target
+    that exists but is not a regular file (``/dev/null``, a FIFO) is written to directly, since
+    it cannot be replaced.  New files get the usual permissions (0666 less the umask); a replaced
+    file keeps its mode.
+    """
     if path is None or str(path) == "-":
         sys.stdout.write(text)
         sys.stdout.flush()
         return
-    target = Path(path)
+    target = Path(os.path.realpath(path))
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except OSError as exc:
+        if target.exists() and not target.is_file():
+            with open(target, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+            return
+        mode = target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~_umask()
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         try:
-            os.unlink(tmp)
-        except (OSError, UnboundLocalError):
-            pass
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+                fh.flush()
+                os.fchmod(fh.fileno(), mode)
+                os.fsync(fh.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError as exc:
         raise SolverError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 

@@ -103,18 +103,63 @@ class Progress:
             sys.stderr.flush()
 
 
-def plan_blocks(n_experiments: int, games: int, block_size: int) -> list[tuple[int, int, int]]:
-    """(experiment index, block index, games in block), block-major so partial runs stay balanced.
+class BlockPlan:
+    """Every (experiment index, block index, games in block) of a run, computed on demand.
 
-    >>> plan_blocks(2, 5, 2)
-    [(0, 0, 2), (1, 0, 2), (0, 1, 2), (1, 1, 2), (0, 2, 1), (1, 2, 1)]
+    Block-major (block 0 of every experiment, then block 1, ...) so that an interrupted run has
+    played every configuration about equally.  Nothing is stored, so 10^9 games cost no memory.
+
+    >>> plan = BlockPlan(2, 5, 2)
+    >>> len(plan), [plan[k] for k in range(len(plan))]
+    (6, [(0, 0, 2), (1, 0, 2), (0, 1, 2), (1, 1, 2), (0, 2, 1), (1, 2, 1)])
     """
-    blocks = (games + block_size - 1) // block_size
-    return [
-        (i, b, min(block_size, games - b * block_size))
-        for b in range(blocks)
-        for i in range(n_experiments)
-    ]
+
+    def __init__(self, n_experiments: int, games: int, block_size: int) -> None:
+        self.n_experiments = n_experiments
+        self.games = games
+        self.block_size = block_size
+        self.n_blocks = (games + block_size - 1) // block_size
+
+    def __len__(self) -> int:
+        return self.n_experiments * self.n_blocks
+
+    def __getitem__(self, k: int) -> tuple[int, int, int]:
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        b, i = divmod(k, self.n_experiments)
+        return i, b, min(self.block_size, self.games - b * self.block_size)
+
+    def take(self, start: int, count: int) -> list[tuple[int, int, int]]:
+        return [self[k] for k in range(start, min(start + count, len(self)))]
+
+
+class OrderedMerge:
+    """Merges block tallies per experiment strictly in block order, as soon as they can be.
+
+    Blocks arriving early wait until every earlier block is in; so memory holds only the blocks
+    still out of order, and floating-point sums come out the same for any completion order.
+    """
+
+    def __init__(self, n_experiments: int) -> None:
+        self.merged: list[Tally | None] = [None] * n_experiments
+        self.next_block = [0] * n_experiments
+        self.waiting: list[dict[int, Tally]] = [{} for _ in range(n_experiments)]
+
+    def add(self, i: int, b: int, tally: Tally) -> None:
+        waiting = self.waiting[i]
+        waiting[b] = tally
+        while self.next_block[i] in waiting:
+            self.merged[i] = merge_tallies(self.merged[i], waiting.pop(self.next_block[i]))
+            self.next_block[i] += 1
+
+    def result(self) -> list[Tally | None]:
+        """The merged tallies, including blocks after a gap (an interrupted run), in block order."""
+        out = []
+        for merged, waiting in zip(self.merged, self.waiting, strict=True):
+            for b in sorted(waiting):
+                merged = merge_tallies(merged, waiting[b])
+            out.append(merged)
+        return out
 
 
 def run_experiments(
@@ -141,8 +186,9 @@ def run_experiments(
     if seed < 0:
         raise SolverError("the seed must be a non-negative integer")
     experiments = list(experiments)
-    plan = plan_blocks(len(experiments), games, block_size)
-    finished: list[dict[int, Tally]] = [{} for _ in experiments]
+    plan = BlockPlan(len(experiments), games, block_size)
+    workers = max(1, min(workers, len(plan)))  # more workers than blocks would only idle
+    finished = OrderedMerge(len(experiments))
     played = [0] * len(experiments)
     bar = Progress(games * len(experiments), progress)
     start = time.monotonic()
@@ -152,8 +198,9 @@ def run_experiments(
         executor = local_executor(workers)
     try:
         if executor is None:
-            for i, b, n in plan:
-                finished[i][b] = run_block(experiments[i], block_seed(seed, b), n)
+            for k in range(len(plan)):
+                i, b, n = plan[k]
+                finished.add(i, b, run_block(experiments[i], block_seed(seed, b), n))
                 played[i] += n
                 bar.update(sum(played))
         else:
@@ -170,13 +217,7 @@ def run_experiments(
             executor.shutdown(wait=True)
         bar.update(sum(played), force=True)
         bar.close()
-    tallies: list[Tally | None] = []
-    for blocks in finished:
-        merged: Tally | None = None
-        for b in sorted(blocks):
-            merged = merge_tallies(merged, blocks[b])
-        tallies.append(merged)
-    return RunResult(experiments, tallies, played, complete, seed, time.monotonic() - start)
+    return RunResult(experiments, finished.result(), played, complete, seed, time.monotonic() - start)
 
 
 def run_blocks(experiments: dict[int, Experiment], jobs: list[tuple[int, int, int]]) -> tuple[list[Tally], float]:
@@ -222,7 +263,7 @@ class TaskSizer:
 def _run_on_executor(executor, experiments, plan, seed, workers, finished, played, bar) -> None:
     """Keep a bounded number of tasks in flight; collect block results as they finish."""
     max_in_flight = max(2, 2 * max(workers, 1))
-    block_size = max(n for _, _, n in plan)
+    block_size = plan.block_size
     sizer = TaskSizer(workers)
     pending: dict[cf.Future, list[tuple[int, int, int]]] = {}
     position = 0
@@ -230,8 +271,8 @@ def _run_on_executor(executor, experiments, plan, seed, workers, finished, playe
         while True:
             while position < len(plan) and len(pending) < max_in_flight:
                 k = sizer.blocks_per_task(len(plan) - position, block_size)
-                blocks = plan[position:position + k]
-                position += k
+                blocks = plan.take(position, k)
+                position += len(blocks)
                 needed = {i: experiments[i] for i, _, _ in blocks}
                 jobs = [(i, block_seed(seed, b), n) for i, b, n in blocks]
                 pending[executor.submit(run_blocks, needed, jobs)] = blocks
@@ -252,7 +293,7 @@ def _run_on_executor(executor, experiments, plan, seed, workers, finished, playe
                     first = blocks[0][1]
                     raise WorkerError(f"block {first} failed in a worker: {type(exc).__name__}: {exc}") from exc
                 for (i, b, n), tally in zip(blocks, tallies, strict=True):
-                    finished[i][b] = tally
+                    finished.add(i, b, tally)
                     played[i] += n
                 sizer.observe(seconds, sum(n for _, _, n in blocks))
             bar.update(sum(played))

@@ -53,9 +53,7 @@ class TheGameExperiment(Experiment):
             "strategy": parse_strategy(self.strategy).label, "games": games, "wins": wins,
             "win_rate": wins / games if games else float("nan"), "ci_low": lo, "ci_high": hi,
         }
-        cols = mean_columns("cards_left", total, total_sq, games)
-        row["mean_cards_left"] = cols["mean_cards_left"]
-        row["sd_cards_left"] = cols["sd_cards_left"]
+        row.update(mean_columns("cards_left", total, total_sq, games))
         excellent = int(hist[:EXCELLENT].sum())
         row["share_excellent"] = excellent / games if games else float("nan")
         row["mean_turns"] = tally.get("turns", 0) / games if games else float("nan")
