@@ -13,7 +13,7 @@ import click
 
 from solver.errors import SolverError
 from solver.montecarlo.output import write_text_atomic
-from solver.puzzles.solution import read_solution, svg_picture, text_picture, to_json
+from solver.puzzles.solution import read_solutions, svg_picture, text_picture, to_json
 from solver.puzzles.solve import enumerate_solutions, solve
 from solver.puzzles.spec import load_puzzle, shipped_names
 from solver.puzzles.verify import verify
@@ -67,7 +67,7 @@ def solve_cmd(puzzle: str, time_limit: float, workers: int, seed: int, output: s
                    f"in {r.seconds:.2f} s ({r.method})")
         data = [to_json(p.name, p.width, p.height, s) for s in r.solutions]
         if output:
-            write_text_atomic(output, json.dumps(data[0] if len(data) == 1 else data, indent=1) + "\n")
+            write_text_atomic(output, json.dumps(data, indent=1) + "\n")  # always a list with --all
         if svg and r.solutions:
             write_text_atomic(svg, svg_picture(p, r.solutions[0]))
         return 0 if r.solutions else 1
@@ -86,18 +86,23 @@ def solve_cmd(puzzle: str, time_limit: float, workers: int, seed: int, output: s
 @click.argument("solution", type=click.Path(dir_okay=False))
 @click.argument("puzzle", required=False)
 def verify_cmd(solution: str, puzzle: str | None) -> int:
-    """Check SOLUTION (JSON) against PUZZLE (default: the puzzle named in the file)."""
-    data, placements = read_solution(solution)
-    name = puzzle or data.get("puzzle")
-    if not name:
-        raise SolverError(f"{solution} names no puzzle; give one: solver puzzle verify FILE.json NAME")
-    p = load_puzzle(str(name))
-    if (data.get("width"), data.get("height")) not in ((None, None), (p.width, p.height)):
-        click.echo(f"board is {data.get('width')}x{data.get('height')} in the file, "
-                   f"{p.width}x{p.height} in puzzle {p.name}")
-        return 1
-    problems = verify(p, placements)
-    for line in problems:
-        click.echo(line)
-    click.echo(f"{p.name}: {'correct' if not problems else f'WRONG ({len(problems)} problem(s))'}")
-    return 0 if not problems else 1
+    """Check SOLUTION (JSON: one solution, or a list of them) against PUZZLE (default: the one named in the file)."""
+    solutions = read_solutions(solution)
+    wrong = 0
+    for k, (data, placements) in enumerate(solutions, 1):
+        label = f"solution {k}: " if len(solutions) > 1 else ""
+        name = puzzle or data.get("puzzle")
+        if not name:
+            raise SolverError(f"{solution} names no puzzle; give one: solver puzzle verify FILE.json NAME")
+        p = load_puzzle(str(name))
+        if (data.get("width"), data.get("height")) not in ((None, None), (p.width, p.height)):
+            click.echo(f"{label}board is {data.get('width')}x{data.get('height')} in the file, "
+                       f"{p.width}x{p.height} in puzzle {p.name}")
+            wrong += 1
+            continue
+        problems = verify(p, placements)
+        for line in problems:
+            click.echo(f"{label}{line}")
+        click.echo(f"{label}{p.name}: {'correct' if not problems else f'WRONG ({len(problems)} problem(s))'}")
+        wrong += bool(problems)
+    return 0 if not wrong else 1

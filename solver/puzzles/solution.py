@@ -28,6 +28,25 @@ def read_solution(path: str) -> tuple[dict, list]:
         raise SolverError(f"cannot read solution file {path}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise SolverError(f"malformed solution file {path}: {exc}") from None
+    return _parse_solution(data, path)
+
+
+def read_solutions(path: str) -> list[tuple[dict, list]]:
+    """Read a file of one solution (an object) or of several (a list, as ``solve --all`` writes)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SolverError(f"cannot read solution file {path}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise SolverError(f"malformed solution file {path}: {exc}") from None
+    if isinstance(data, list):
+        if not data:
+            raise SolverError(f"malformed solution file {path}: the list of solutions is empty")
+        return [_parse_solution(item, path) for item in data]
+    return [_parse_solution(data, path)]
+
+
+def _parse_solution(data, path: str) -> tuple[dict, list]:
     if not isinstance(data, dict) or not isinstance(data.get("placements"), list):
         raise SolverError(f"malformed solution file {path}: expected an object with a placements list")
     out = []
