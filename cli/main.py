@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -38,9 +39,13 @@ def main(argv: list[str] | None = None) -> None:
     except SolverError as exc:
         click.echo(f"solver: error: {exc}", err=True)
         sys.exit(2)
-    except BrokenPipeError:  # output piped into `head` and closed early
-        sys.stderr.close()
+    except BrokenPipeError:  # output piped into `head` and closed early: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
         sys.exit(0)
+    except OSError as exc:  # writing the output failed (disk full, device gone, ...)
+        click.echo(f"solver: error: cannot write the output: {exc.strerror or exc}", err=True)
+        sys.exit(2)
     sys.exit(rv if isinstance(rv, int) else 0)
 
 
