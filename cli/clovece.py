@@ -88,6 +88,9 @@ def tournament(variant, strategies, matrix, games, seed, workers, backend, sched
     experiments = []
     for s in names:
         for x in names:
+            if s == x:  # four equal players: one run covers every seat
+                experiments.append(CloveceExperiment(variant, 4, (x,) * 4))
+                continue
             for seat in range(4):
                 lineup = [x] * 4
                 lineup[seat] = s

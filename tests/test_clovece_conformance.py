@@ -137,9 +137,10 @@ def test_cli_tournament_matrix(tmp_path) -> None:
     import csv
 
     rows = {(r["strategy"], r["against"]): float(r["win_rate"]) for r in csv.DictReader(matrix.open())}
-    assert rows[("random", "random")] == 0.25                 # identical lineups share their seeds
+    assert rows[("random", "random")] == 0.25                 # four equal players, seats pooled
     assert rows[("cautious", "random")] > rows[("random", "cautious")]
-    assert len((tmp_path / "rows.csv").read_text().splitlines()) == 1 + 16 * 4
+    # S against X on each of 4 seats (2 ordered pairs), plus one run of four equal players per strategy
+    assert len((tmp_path / "rows.csv").read_text().splitlines()) == 1 + (2 * 4 + 2) * 4
 
 
 def test_deck_errors_name_the_entry() -> None:

@@ -89,21 +89,18 @@ class CloveceExperiment(Experiment):
 def tournament_matrix(result: Any, names: tuple[str, ...]) -> list[dict[str, Any]]:
     """Rows S x X: win rate of S against three X, pooled over the four seats S sat on, with interval.
 
-    The tournament runs lineups with S on seat 0, 1, 2, 3 in that order; for S == X the k-th copy of
-    the lineup counts seat k, so the diagonal is about 0.25 by symmetry.
+    The tournament runs lineups with S on seat 0, 1, 2, 3 in that order; S == X is one run of four
+    equal players whose seats are pooled, so the diagonal is exactly 0.25 (one winner per game).
     """
     acc: dict[tuple[str, str], list[int]] = {}
-    seen: dict[tuple[str, ...], int] = {}
     for exp, tally, games in zip(result.experiments, result.tallies, result.games, strict=True):
         lineup = exp.strategies
-        k = seen.get(lineup, 0)
-        seen[lineup] = k + 1
         odd = [i for i, x in enumerate(lineup) if lineup.count(x) == 1]
-        seat = odd[0] if odd else k % 4
-        other = lineup[(seat + 1) % 4]
-        w = acc.setdefault((lineup[seat], other), [0, 0])
-        w[0] += int(tally["wins"][seat]) if tally else 0
-        w[1] += games
+        seats = odd[:1] if odd else range(4)
+        for seat in seats:
+            w = acc.setdefault((lineup[seat], lineup[(seat + 1) % 4]), [0, 0])
+            w[0] += int(tally["wins"][seat]) if tally else 0
+            w[1] += games
     rows = []
     for s in names:
         for x in names:
