@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from solver.cli.options import monte_carlo_options, parse_int_list, run_and_report
@@ -37,10 +39,12 @@ def simulate(players: str, strategy: str, params_file: str | None, sweep: str | 
 
     counts = parse_int_list(players, "players", 3, 6)
     base = load_params(params_file)
-    variants = [("default", base)]
+    label = f"params={Path(params_file).name}" if params_file else "default"  # the tables say which rules
+    variants = [(label, base)]
     if sweep:
         name, values = parse_sweep(sweep)
-        variants = [(f"{name}={v}", with_value(base, name, v)) for v in values]
+        prefix = f"{label}," if params_file else ""
+        variants = [(f"{prefix}{name}={v}", with_value(base, name, v)) for v in values]
     experiments = []
     for label, params in variants:
         engine = engine_dict(params)
