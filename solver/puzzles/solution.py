@@ -20,25 +20,23 @@ def to_json(name: str, width: int, height: int, placements) -> dict:
                            for c, n, cells in placements]}
 
 
-def read_solution(path: str) -> tuple[dict, list]:
-    """Read a solution file; SolverError (one line) if it is unreadable or malformed."""
+def _load_json(path: str):
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise SolverError(f"cannot read solution file {path}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise SolverError(f"malformed solution file {path}: {exc}") from None
-    return _parse_solution(data, path)
+
+
+def read_solution(path: str) -> tuple[dict, list]:
+    """Read a solution file; SolverError (one line) if it is unreadable or malformed."""
+    return _parse_solution(_load_json(path), path)
 
 
 def read_solutions(path: str) -> list[tuple[dict, list]]:
     """Read a file of one solution (an object) or of several (a list, as ``solve --all`` writes)."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SolverError(f"cannot read solution file {path}: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise SolverError(f"malformed solution file {path}: {exc}") from None
+    data = _load_json(path)
     if isinstance(data, list):
         if not data:
             raise SolverError(f"malformed solution file {path}: the list of solutions is empty")
