@@ -245,6 +245,18 @@ cdef void red_light(Game* g) noexcept nogil:
 
 # ----------------------------------------------------------------------------- 2 dalgona
 
+cdef void count_survivors(Game* g, int nt, const int* own, const int* st) noexcept nogil:
+    """End of a sub-game whose tokens end in state 2 (through) or not: the new active counts and losses."""
+    cdef int p, t
+    for p in range(g.P):
+        g.active[p] = 0
+    for t in range(nt):
+        if st[t] == 2:
+            g.active[own[t]] += 1
+        else:
+            g.lost[own[t]] += 1
+
+
 cdef struct Dalgona:
     int nt
     int own[MAXT]
@@ -398,13 +410,7 @@ cdef void dalgona(Game* g) noexcept nogil:
                 anyon = 1
         if not anyon:
             break
-    for p in range(P):
-        g.active[p] = 0
-    for t in range(d.nt):
-        if d.st[t] == 2:
-            g.active[d.own[t]] += 1
-        else:
-            g.lost[d.own[t]] += 1
+    count_survivors(g, d.nt, d.own, d.st)
     g.rounds[1] = rounds
 
 
@@ -873,13 +879,7 @@ cdef void glass_bridge(Game* g) noexcept nogil:
             timer += 1
             if timer >= prm.timer_steps:
                 break
-    for p in range(P):
-        g.active[p] = 0
-    for t in range(b.nt):
-        if b.st[t] == 2:
-            g.active[b.own[t]] += 1
-        else:
-            g.lost[b.own[t]] += 1
+    count_survivors(g, b.nt, b.own, b.st)
     g.rounds[4] = rounds
 
 
