@@ -187,6 +187,30 @@ def enumerate_tiling(puzzle: Puzzle, limit: int = 0, time_limit: float = 60.0) -
                   info={"raw_solutions": r["count"], "nodes": r["nodes"], "symmetries": len(syms)})
 
 
+def _restarts(ec: ExactCover, time_limit: float, seed: int, first_budget: int) -> tuple[str, list | None, dict]:
+    """Randomised restarts of one exact-cover search with node budgets growing 1.3x.
+
+    Returns ("found", options of the first solution, info), ("exhausted", None, info) when a run
+    finished its whole tree without a solution, or ("timeout", None, info).
+    """
+    t0 = time.perf_counter()
+    budget = float(first_budget)
+    attempt = nodes = 0
+    while True:
+        left = time_limit - (time.perf_counter() - t0)
+        if left <= 0:
+            return "timeout", None, {"attempts": attempt, "nodes": nodes}
+        r = ec.search(max_solutions=1, time_limit=left, node_limit=int(budget),
+                      seed=(seed * 1_000_003 + attempt) & 0xFFFFFFFFFFFFFFFF, shuffle=True)
+        nodes += r["nodes"]
+        attempt += 1
+        if r["count"]:
+            return "found", r["solutions"][0], {"attempts": attempt, "nodes": nodes}
+        if r["status"] == "exhausted":
+            return "exhausted", None, {"attempts": attempt, "nodes": nodes}
+        budget *= 1.3
+
+
 def solve_coloured(puzzle: Puzzle, time_limit: float = 60.0, seed: int = 0, first_budget: int = 20000) -> Result:
     """First solution of the coloured model (colour chosen with the placement; the no-edge rule as
     secondary items) by randomised restarts with node budgets growing 1.3x (complete in the limit).
@@ -196,25 +220,13 @@ def solve_coloured(puzzle: Puzzle, time_limit: float = 60.0, seed: int = 0, firs
     """
     t0 = time.perf_counter()
     ec, meta = build_coloured(puzzle)
-    budget = float(first_budget)
-    attempt = nodes = 0
-    while True:
-        left = time_limit - (time.perf_counter() - t0)
-        if left <= 0:
-            return Result(UNKNOWN, seconds=time.perf_counter() - t0, method="exact cover (restarts)",
-                          info={"attempts": attempt, "nodes": nodes})
-        r = ec.search(max_solutions=1, time_limit=left, node_limit=int(budget),
-                      seed=(seed * 1_000_003 + attempt) & 0xFFFFFFFFFFFFFFFF, shuffle=True)
-        nodes += r["nodes"]
-        attempt += 1
-        if r["count"]:
-            placed = [meta[o] for o in r["solutions"][0]]
-            return Result(SOLVED, placed, time.perf_counter() - t0, "exact cover with colour items",
-                          info={"attempts": attempt, "nodes": nodes})
-        if r["status"] == "exhausted":
-            return Result(IMPOSSIBLE, seconds=time.perf_counter() - t0, method="exact cover (exhausted)",
-                          info={"attempts": attempt, "nodes": nodes})
-        budget *= 1.3
+    outcome, options, info = _restarts(ec, time_limit - (time.perf_counter() - t0), seed, first_budget)
+    seconds = time.perf_counter() - t0
+    if outcome == "found":
+        return Result(SOLVED, [meta[o] for o in options], seconds, "exact cover with colour items", info=info)
+    if outcome == "exhausted":
+        return Result(IMPOSSIBLE, seconds=seconds, method="exact cover (exhausted)", info=info)
+    return Result(UNKNOWN, seconds=seconds, method="exact cover (restarts)", info=info)
 
 
 def half_turn_ok(puzzle: Puzzle) -> bool:
@@ -278,27 +290,15 @@ def solve_half_turn(puzzle: Puzzle, time_limit: float, seed: int = 0, first_budg
     t0 = time.perf_counter()
     ec, meta, turn = build_half_turn(puzzle)
     half = len(puzzle.colors) // 2
-    budget = float(first_budget)
-    attempt = nodes = 0
-    while True:
-        left = time_limit - (time.perf_counter() - t0)
-        if left <= 0:
-            return Result(UNKNOWN, seconds=time.perf_counter() - t0, method="half-turn exact cover",
-                          info={"attempts": attempt, "nodes": nodes})
-        r = ec.search(max_solutions=1, time_limit=left, node_limit=int(budget),
-                      seed=(seed * 1_000_003 + attempt) & 0xFFFFFFFFFFFFFFFF, shuffle=True)
-        nodes += r["nodes"]
-        attempt += 1
-        if r["count"]:
-            placed = []
-            for o in r["solutions"][0]:
-                c, name, cells = meta[o]
-                placed.append((c, name, cells))
-                placed.append((puzzle.colors[puzzle.colors.index(c) + half], name,
-                               tuple(turn(x) for x in cells)))
-            return Result(SOLVED, placed, time.perf_counter() - t0, "half-turn symmetric exact cover",
-                          info={"attempts": attempt, "nodes": nodes})
-        if r["status"] == "exhausted":
-            return Result(UNKNOWN, seconds=time.perf_counter() - t0, method="half-turn exact cover",
-                          info={"attempts": attempt, "nodes": nodes, "exhausted": True})
-        budget *= 1.3
+    outcome, options, info = _restarts(ec, time_limit - (time.perf_counter() - t0), seed, first_budget)
+    seconds = time.perf_counter() - t0
+    if outcome != "found":
+        if outcome == "exhausted":
+            info["exhausted"] = True
+        return Result(UNKNOWN, seconds=seconds, method="half-turn exact cover", info=info)
+    placed = []
+    for o in options:
+        c, name, cells = meta[o]
+        placed.append((c, name, cells))
+        placed.append((puzzle.colors[puzzle.colors.index(c) + half], name, tuple(turn(x) for x in cells)))
+    return Result(SOLVED, placed, seconds, "half-turn symmetric exact cover", info=info)
