@@ -90,7 +90,7 @@ def run_and_report(
     write_rows(result.rows(), output, fmt)
     for path, make_rows in extra_outputs:
         if path:
-            write_rows(make_rows(result), path, "csv")
+            write_rows([_with_run_columns(row, result) for row in make_rows(result)], path, "csv")
     if not quiet and sys.stderr.isatty():
         rate = result.total_games / result.elapsed if result.elapsed > 0 else float("nan")
         click.echo(f"{result.total_games} games in {result.elapsed:.2f} s ({rate:,.0f} games/s)", err=True)
@@ -100,6 +100,14 @@ def run_and_report(
         sys.stderr.flush()
         os._exit(130)  # the results are written; don't wait for killed workers' queues at exit
     return result
+
+
+def _with_run_columns(row: dict[str, Any], result: RunResult) -> dict[str, Any]:
+    """A side table's row with the main table's closing columns (complete, seed, solver_version)."""
+    from solver import __version__
+
+    extra = {"complete": result.complete, "seed": result.seed, "solver_version": __version__}
+    return {**row, **{k: v for k, v in extra.items() if k not in row}}
 
 
 def parse_int_list(text: str, name: str, low: int, high: int) -> list[int]:
@@ -141,10 +149,6 @@ def histogram_rows(result: RunResult, key_columns: Sequence[str]) -> list[dict[s
             for value, count in enumerate(hist):
                 if count:
                     rows.append({**ident, "histogram": name, "value": value, "count": int(count)})
-    from solver import __version__
-
-    for row in rows:
-        row.update(complete=result.complete, seed=result.seed, solver_version=__version__)
     return rows
 
 
