@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from solver.cli.options import monte_carlo_options, parse_int_list, run_and_report
@@ -41,8 +43,10 @@ def simulate(variant, players, strategy, board, deck, games, seed, workers, back
     if variant == "napij-se":   # validate now: a broken file is a one-line error before any work
         board_text = read_board_text(board) if board else None
         deck_text = read_deck_text(deck) if deck else None
+    label = "+".join([variant] + [f"{kind}={Path(f).name}" for kind, f in (("board", board), ("deck", deck)) if f])
     experiments = [
-        CloveceExperiment(variant, n, parse_strategy_list(strategy, n), board_text, deck_text) for n in counts
+        CloveceExperiment(variant, n, parse_strategy_list(strategy, n), board_text, deck_text, label)
+        for n in counts
     ]
     run_and_report(experiments, games=games, seed=seed, workers=workers, backend=backend,
                    scheduler=scheduler, block_size=block_size, output=output, fmt=fmt, quiet=quiet)

@@ -43,7 +43,7 @@ def simulate(players: str, strategy: str, params_file: str | None, sweep: str | 
     variants = [(label, base)]
     if sweep:
         name, values = parse_sweep(sweep)
-        prefix = f"{label}," if params_file else ""
+        prefix = f"{label}+" if params_file else ""
         variants = [(f"{prefix}{name}={v}", with_value(base, name, v)) for v in values]
     experiments = []
     for label, params in variants:

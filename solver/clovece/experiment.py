@@ -38,6 +38,7 @@ class CloveceExperiment(Experiment):
     strategies: tuple[str, ...]
     board: str | None = None
     deck: str | None = None
+    label: str = ""  # the variant column; names custom board / deck files (default: the variant)
     game = "clovece"
 
     def simulate(self, seed: int, n_games: int) -> Tally:
@@ -56,7 +57,7 @@ class CloveceExperiment(Experiment):
             wins = int(tally["wins"][p]) if tally else 0
             lo, hi = wilson_interval(wins, games)
             row: dict[str, Any] = {
-                "game": self.game, "variant": self.variant, "players": self.players,
+                "game": self.game, "variant": self.label or self.variant, "players": self.players,
                 "seat": SEATS[self.players][p], "strategy": self.strategies[p], "games": games,
                 "wins": wins, "win_rate": wins / games if games else float("nan"), "ci_low": lo, "ci_high": hi,
                 "order": p + 1, "lineup": ",".join(self.strategies),
