@@ -482,6 +482,19 @@ cdef void n_to_pub(NGame* g, int q, int j, int cause) noexcept nogil:
     n_drink(g, q, cause, 1)
 
 
+cdef void n_bottle_lands(NGame* g, int f) noexcept nogil:
+    """The Bottle comes to field f and captures the pawn standing there (unless it is immune)."""
+    cdef int o, q, j
+    g.bottle = f
+    o = g.occ[f]
+    if o != 0:
+        q = (o - 1) >> 2
+        j = (o - 1) & 3
+        if g.pw[q][j].immune == 0:
+            n_to_pub(g, q, j, D_BOTTLE)
+            g.captures += 1
+
+
 cdef int n_step(Board* b, int seat, int f, Pawn* st, bint first, int choice) noexcept nogil:
     """The next field from f for a pawn in state st (first: the first step of a move)."""
     cdef int kd = b.kind[f], z = b.zone[f], n
@@ -578,20 +591,12 @@ cdef card_fn_t card_fn     # n_card, set at import (n_card and n_effects call ea
 cdef void n_effects(NGame* g, int p, int k, int depth) noexcept nogil:
     """Bottle, rolling pin and card field for pawn k that has just stopped on its field."""
     cdef Board* b = g.b
-    cdef int f = g.pw[p][k].pos, behind, o, q, j
+    cdef int f = g.pw[p][k].pos
     if f < 0:
         return
     if f == g.bottle:
         n_drink(g, p, D_BOTTLE, 1)
-        behind = b.prv[f]
-        g.bottle = behind
-        o = g.occ[behind]
-        if o != 0:
-            q = (o - 1) >> 2
-            j = (o - 1) & 3
-            if g.pw[q][j].immune == 0:
-                n_to_pub(g, q, j, D_BOTTLE)
-                g.captures += 1
+        n_bottle_lands(g, b.prv[f])
     if b.kind[f] == K_PIN:
         n_to_pub(g, p, k, D_PUB)
     elif b.kind[f] == K_CARD and depth < MAXDEPTH:
@@ -784,17 +789,10 @@ card_fn = n_card
 
 cdef void n_bottle(NGame* g, int d) noexcept nogil:
     """Move the Bottle d fields clockwise on the main loop; it captures the pawn it stops on."""
-    cdef int f = g.bottle, i, o, q, j
+    cdef int f = g.bottle, i
     for i in range(d):
         f = g.b.nxt[f]
-    g.bottle = f
-    o = g.occ[f]
-    if o != 0:
-        q = (o - 1) >> 2
-        j = (o - 1) & 3
-        if g.pw[q][j].immune == 0:
-            n_to_pub(g, q, j, D_BOTTLE)
-            g.captures += 1
+    n_bottle_lands(g, f)
 
 
 cdef int n_danger(NGame* g, int p, int f) noexcept nogil:
