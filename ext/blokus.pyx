@@ -939,6 +939,24 @@ cdef int cmp_desc(const void* a, const void* b) noexcept nogil:
     return (x < y) - (x > y)
 
 
+cdef void sort_best(int64_t* keys, int n, int m) noexcept nogil:
+    """Put the ``m`` largest of ``keys[:n]`` first, in descending order (selection when few are
+    wanted, which is the common case of a fresh node; a full sort otherwise)."""
+    cdef int i, j, b
+    cdef int64_t x
+    if m >= n or m * 8 > n:
+        qsort(keys, n, sizeof(int64_t), cmp_desc)
+        return
+    for i in range(m):
+        b = i
+        for j in range(i + 1, n):
+            if keys[j] > keys[b]:
+                b = j
+        x = keys[i]
+        keys[i] = keys[b]
+        keys[b] = x
+
+
 cdef inline int open_count(const SearchParams* sp, const Node* nd) noexcept nogil:
     """How many children (best prior first) node ``nd`` looks at for its visit count."""
     cdef int n = <int>(sp.widen_base + sp.widen * sqrt(nd.visits))
@@ -973,12 +991,15 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, int32_t ni
         return 1
     if t.used + m > t.cap:
         return 0
+    kmin = 0x7FFFFFFFFFFFFFFF
     for i in range(n):
         # key in the high bits, a random tie-break, the index in the low 16 bits
         t.keys[i] = ((greedy_key(s, k, t.moves[i], others) * 64 + rng_below(rng, 64)) << 16) | i
-    qsort(t.keys, n, sizeof(int64_t), cmp_desc)
+        if t.keys[i] < kmin:
+            kmin = t.keys[i]
+    kmin >>= 22
+    sort_best(t.keys, n, m + have)
     kmax = t.keys[0] >> 22
-    kmin = t.keys[n - 1] >> 22
     span = <double>(kmax - kmin)
     fresh = t.used
     if have:
