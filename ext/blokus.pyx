@@ -1261,6 +1261,7 @@ cdef void config_from(Config* cfg, int n_colours, player_of, counted, side_of, p
 
 
 cdef struct Workspace:
+    uint16_t* moves         # the legal moves of the decision
     uint16_t* buf           # playouts of mc
     int64_t* keys           # mc candidate ordering
     Search tree             # mcts (allocated on first use)
@@ -1269,13 +1270,15 @@ cdef struct Workspace:
 
 cdef int workspace_alloc(Workspace* ws, int32_t tree_nodes) noexcept nogil:
     memset(ws, 0, sizeof(Workspace))
+    ws.moves = <uint16_t*>malloc(MAXLIST * sizeof(uint16_t))
     ws.buf = <uint16_t*>malloc(MAXLIST * sizeof(uint16_t))
     ws.keys = <int64_t*>malloc(MAXLIST * sizeof(int64_t))
     ws.tree_nodes = tree_nodes
-    return 1 if ws.buf and ws.keys else 0
+    return 1 if ws.moves and ws.buf and ws.keys else 0
 
 
 cdef void workspace_free(Workspace* ws) noexcept nogil:
+    cfree(ws.moves)
     cfree(ws.buf)
     cfree(ws.keys)
     if ws.tree.nodes:
@@ -1349,11 +1352,10 @@ def simulate_block(Position start, player_of, counted, side_of, players,
     cdef int32_t[::1] dv = decisions
     cdef int32_t[:, ::1] rv = record
     rng_seed(&rng, seed)
-    cdef uint16_t* buf = <uint16_t*>malloc(MAXLIST * sizeof(uint16_t))
-    if not buf or not workspace_alloc(&ws, tree_nodes_for(players)):
-        cfree(buf)
+    if not workspace_alloc(&ws, tree_nodes_for(players)):
         workspace_free(&ws)
         raise MemoryError()
+    cdef uint16_t* buf = ws.moves
     try:
         with nogil:
             for g in range(n_games):
@@ -1378,7 +1380,6 @@ def simulate_block(Position start, player_of, counted, side_of, players,
                     sv[g, k] = colour_score(&s, k)
                     av[g, k] = 1 if s.c[k].left == 0 else 0
     finally:
-        cfree(buf)
         workspace_free(&ws)
     return {"scores": scores, "all_placed": all_placed, "length": length, "listed": listed,
             "decisions": decisions, "record": record[:n_record]}
@@ -1394,19 +1395,16 @@ def choose(Position pos, int colour, player_of, counted, side_of, players, uint6
     pos._check_colour(colour)
     config_from(&cfg, pos.s.n_colours, player_of, counted, side_of, players)
     rng_seed(&rng, seed)
-    cdef uint16_t* buf = <uint16_t*>malloc(MAXLIST * sizeof(uint16_t))
-    if not buf or not workspace_alloc(&ws, tree_nodes_for(players)):
-        cfree(buf)
+    if not workspace_alloc(&ws, tree_nodes_for(players)):
         workspace_free(&ws)
         raise MemoryError()
     try:
         with nogil:
-            n = gen_moves(&pos.s, colour, buf)
+            n = gen_moves(&pos.s, colour, ws.moves)
             if n > 0:
-                idx = choose_index(&cfg, &pos.s, colour, buf, n, &rng, &ws)
+                idx = choose_index(&cfg, &pos.s, colour, ws.moves, n, &rng, &ws)
+        code = ws.moves[idx] if idx >= 0 else -1
     finally:
-        code = buf[idx] if idx >= 0 else -1
-        cfree(buf)
         workspace_free(&ws)
     return code
 
