@@ -7,6 +7,41 @@ from pathlib import Path
 import click
 
 from solver.cli.options import monte_carlo_options, parse_int_list, run_and_report
+from solver.clovece.strategies import AFTER_SIX as _AFTER_SIX
+from solver.clovece.strategies import DRINK_RULES as _DRINKS
+from solver.clovece.strategies import FIRST as _FIRST
+
+
+def rule_options(f):
+    """The rule options shared by simulate and play (defaults: the rulebook as we read it)."""
+    f = click.option("--first", type=click.Choice(_FIRST), default="seat0", show_default=True,
+                     help="Who starts: the player on seat 0, or a player drawn at random for every "
+                          "game (separates the first-move advantage from the seat).")(f)
+    f = click.option("--after-six", type=click.Choice(_AFTER_SIX), default="one-roll", show_default=True,
+                     help="Classic: after a 6 that leaves nothing to move, one more roll (rule) or "
+                          "three tries again (house rule).")(f)
+    f = click.option("--drinks", type=click.Choice(_DRINKS), default="per-reason", show_default=True,
+                     help="Napij-se: one drink for every reason that applies (a captured pawn: captured "
+                          "+ return to the pub) or one drink per event (house rule).")(f)
+    return f
+
+
+def _rules(variant: str, drinks: str, after_six: str, first: str, board, deck) -> str:
+    """The variant column: the variant plus every file and non-default rule option."""
+    from solver.errors import SolverError
+
+    if variant == "classic" and (board or deck):
+        raise SolverError("--board and --deck apply to --variant napij-se only")
+    if variant == "classic" and drinks != _DRINKS[0]:
+        raise SolverError("--drinks applies to --variant napij-se only")
+    if variant == "napij-se" and after_six != _AFTER_SIX[0]:
+        raise SolverError("--after-six applies to --variant classic only (napij-se rolls all dice "
+                          "before moving)")
+    parts = [variant] + [f"{kind}={Path(f).name}" for kind, f in (("board", board), ("deck", deck)) if f]
+    parts += [f"{name}={value}" for name, value, default in (
+        ("drinks", drinks, _DRINKS[0]), ("after-six", after_six, _AFTER_SIX[0]), ("first", first, _FIRST[0]))
+        if value != default]
+    return "+".join(parts)
 
 
 @click.group(name="clovece")
@@ -26,26 +61,25 @@ def group() -> None:
               help="Board graph JSON file (napij-se; default: our reconstruction).")
 @click.option("--deck", type=click.Path(dir_okay=False), default=None,
               help="Card deck JSON file (napij-se; default: our 32-card deck).")
+@rule_options
 @monte_carlo_options(default_games=20_000, default_block_size=2000)
-def simulate(variant, players, strategy, board, deck, games, seed, workers, backend, scheduler,
-             block_size, output, fmt, quiet) -> None:
+def simulate(variant, players, strategy, board, deck, drinks, after_six, first, games, seed, workers, backend,
+             scheduler, block_size, output, fmt, quiet) -> None:
     """Per seat: win rate with 95 % interval, game length, drinks, captures, Black path use."""
     from solver.clovece.board import read_board_text
     from solver.clovece.deck import read_deck_text
     from solver.clovece.experiment import CloveceExperiment
     from solver.clovece.strategies import parse_strategy_list
-    from solver.errors import SolverError
 
     counts = parse_int_list(players, "players", 2, 4)
-    if variant == "classic" and (board or deck):
-        raise SolverError("--board and --deck apply to --variant napij-se only")
+    label = _rules(variant, drinks, after_six, first, board, deck)
     board_text = deck_text = None
     if variant == "napij-se":   # validate now: a broken file is a one-line error before any work
         board_text = read_board_text(board) if board else None
         deck_text = read_deck_text(deck) if deck else None
-    label = "+".join([variant] + [f"{kind}={Path(f).name}" for kind, f in (("board", board), ("deck", deck)) if f])
     experiments = [
-        CloveceExperiment(variant, n, parse_strategy_list(strategy, n), board_text, deck_text, label)
+        CloveceExperiment(variant, n, parse_strategy_list(strategy, n), board_text, deck_text, label,
+                          drinks, after_six, first)
         for n in counts
     ]
     run_and_report(experiments, games=games, seed=seed, workers=workers, backend=backend,
@@ -72,6 +106,8 @@ def check(board, deck) -> None:
         click.echo(f"  seat {s}: start {b.ids[start]}, shortest way home {b.arrays['dist'][s][start]} steps")
     cards = Counter(CARD_KINDS[k] for k in d.kind)
     click.echo(f"deck: {d.name}: {len(d.kind)} cards (" + ", ".join(f"{n} {k}" for k, n in cards.items()) + ")")
+    classes = Counter(c or "unclassified" for c in d.classes)
+    click.echo("  " + ", ".join(f"{n} {c}" for c, n in classes.items()))
 
 
 @group.command()
