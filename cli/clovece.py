@@ -1,4 +1,5 @@
-"""`solver clovece` commands: simulate (Monte Carlo table per seat) and check (validate board/deck files)."""
+"""`solver clovece` commands: simulate (Monte Carlo table per seat), tournament, check (validate board/deck
+files), play (one game, move by move, with a JSON Lines log) and replay (check such a log)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from solver.cli.options import monte_carlo_options, parse_int_list, run_and_report
+from solver.cli.options import MAX_SEED, monte_carlo_options, parse_int_list, run_and_report
 from solver.clovece.strategies import AFTER_SIX as _AFTER_SIX
 from solver.clovece.strategies import DRINK_RULES as _DRINKS
 from solver.clovece.strategies import FIRST as _FIRST
@@ -138,3 +139,51 @@ def tournament(variant, strategies, matrix, games, seed, workers, backend, sched
     run_and_report(experiments, games=games, seed=seed, workers=workers, backend=backend,
                    scheduler=scheduler, block_size=block_size, output=output, fmt=fmt, quiet=quiet,
                    extra_outputs=[(matrix, lambda r: tournament_matrix(r, names))])
+
+
+@group.command()
+@click.option("--variant", "-v", type=click.Choice(["classic", "napij-se"]), default="napij-se",
+              show_default=True, help="Rules.")
+@click.option("--players", "-p", type=click.IntRange(2, 4), default=4, show_default=True, help="Players (2-4).")
+@click.option("--strategy", "-s", default="random", show_default=True,
+              help="One strategy for every seat or one per seat in turn order.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=1, show_default=True,
+              help="Seed of the game (the same as one game of simulate with this seed).")
+@click.option("--board", type=click.Path(dir_okay=False), default=None, help="Board graph JSON file (napij-se).")
+@click.option("--deck", type=click.Path(dir_okay=False), default=None, help="Card deck JSON file (napij-se).")
+@rule_options
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              help="Write the replayable JSON Lines log here ('-' is stdout instead of the move list).")
+def play(variant, players, strategy, seed, board, deck, drinks, after_six, first, log_path) -> None:
+    """Play one game and print it move by move: rolls, moves, captures, cards, the Bottle, drinks."""
+    from solver.clovece.board import read_board_text
+    from solver.clovece.deck import read_deck_text
+    from solver.clovece.play import play_classic, play_napij
+    from solver.clovece.strategies import parse_strategy_list
+    from solver.montecarlo.output import check_writable, write_text_atomic
+
+    _rules(variant, drinks, after_six, first, board, deck)
+    names = parse_strategy_list(strategy, players)
+    check_writable(log_path)
+    if variant == "classic":
+        log = play_classic(players, names, seed, after_six, first)
+    else:
+        log = play_napij(players, names, seed, drinks, first, read_board_text(board) if board else None,
+                         read_deck_text(deck) if deck else None)
+    if log_path == "-":
+        click.echo(log.jsonl(), nl=False)
+        return
+    if log_path:
+        write_text_atomic(log_path, log.jsonl())
+    click.echo(log.text(), nl=False)
+
+
+@group.command()
+@click.argument("log_file", type=click.Path(dir_okay=False))
+def replay(log_file) -> None:
+    """Check a game log against every rule; report the first line that breaks one (exit status 2)."""
+    from solver.clovece.replay import check_file
+
+    s = check_file(log_file)
+    result = f"player {s.winner} wins" if s.winner is not None else "abandoned"
+    click.echo(f"{log_file}: valid ({s.variant}, {s.players} players, {s.turns} turns, {result})")

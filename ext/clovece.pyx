@@ -851,8 +851,8 @@ cdef void n_card(NGame* g, int p, int k, int depth) noexcept nogil:
             return
         t = b.prv[t]
         o = g.occ[t]
-        if t == f or (o != 0 and ((o - 1) >> 2) == p):
-            return          # already there, or an own pawn stands there: the card is void
+        if t == f or (o != 0 and (((o - 1) >> 2) == p or g.pw[(o - 1) >> 2][(o - 1) & 3].immune > 0)):
+            return          # already there, or an own or immune pawn stands there: the card is void
         ns = g.pw[p][k]
         ns.pos = t
         n_place(g, p, k, &ns, depth)
