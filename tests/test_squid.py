@@ -62,8 +62,8 @@ def test_red_light_round_matches_reference(case):
     pos, cnt, cards, mask = case
     n = len(pos)
     got = eng.t_red_light_round(ENGINE, [CAREFUL] * n, pos, cnt, cards, mask)
-    want = ref.red_light_round(TRACK, pos, cnt, cards, {v for v in range(5) if mask >> v & 1})
-    assert tuple(got) == tuple(want)
+    allowed = ref.red_light_outcomes(TRACK, pos, cnt, cards, {v for v in range(5) if mask >> v & 1})
+    assert tuple(map(tuple, got)) in allowed
 
 
 def test_red_light_careful_counts_cards():
@@ -103,8 +103,7 @@ def test_dalgona_turn_matches_reference(case):
     owners, shapes, deck, flips, p, rnd = case
     secs = [rnd.randrange(SECTIONS[s]) for s in shapes]
     got = eng.t_dalgona_turn(ENGINE, [CAREFUL] * 4, p, owners, shapes, secs, deck, flips)
-    want = ref.dalgona_turn(p, owners, shapes, secs, deck, flips, SECTIONS, 4)
-    assert tuple(got) == tuple(want)
+    assert tuple(map(tuple, got)) in ref.dalgona_outcomes(p, owners, shapes, secs, deck, flips, SECTIONS)
 
 
 # ----------------------------------------------------------------------------- tug of war
@@ -219,8 +218,7 @@ def test_bridge_round_matches_reference(case):
         return
     pols = [BOLD if b else CAREFUL for b in bold]
     got = eng.t_bridge_round(ENGINE, pols, tiles, states, owners, places, cards)
-    want = ref.bridge_round(tiles, states, owners, places, cards, bold)
-    assert tuple(map(list, got)) == tuple(map(list, want))
+    assert tuple(map(tuple, got)) in ref.bridge_outcomes(tiles, states, owners, places, cards)
 
 
 # ----------------------------------------------------------------------------- squid
@@ -292,10 +290,10 @@ def test_squid_round_matches_reference(case):
     cards = [c if p in owners else -1 for p, c in enumerate(cards)]
     if speed not in owners:
         speed = owners[0]
-    got = eng.t_squid_round(ENGINE, pols, owners, zones, fields, cards, speed)
-    want = ref.squid_round(n, owners, zones, fields, cards, speed, ENGINE["sq_adj"], ENGINE["sq_dist"],
-                           ENGINE["sq_tri"], ENGINE["sq_fields"])
-    assert tuple(got) == tuple(want)
+    alive, zs, fs, winner, nxt = eng.t_squid_round(ENGINE, pols, owners, zones, fields, cards, speed)
+    allowed = ref.squid_outcomes(n, owners, zones, fields, cards, speed, ENGINE["sq_adj"], ENGINE["sq_tri"],
+                                 ENGINE["sq_fields"])
+    assert (tuple(alive), tuple(zs), tuple(fs), winner, nxt) in allowed
 
 
 # ----------------------------------------------------------------------------- whole games
