@@ -49,7 +49,9 @@ cdef enum:
 
 
 cdef struct Params:
-    int timer_steps
+    int rl_timer        # timer start of red light, Dalgona and the glass bridge, in steps
+    int dg_timer
+    int br_timer
     # red light
     int rl_len
     int n_doll
@@ -84,7 +86,8 @@ cdef struct Params:
     const signed char* rl_best  # [timer][doll cards left][field][stack 0-12]: equilibrium card
     double br_eq[32][5]
     double tug_eq[8][8][5]
-    double sq_eq[2][6][4]       # [a token can enter the head][opponents sharing a zone][card]
+    double sq_eq[4][6][4]       # [who can enter the head: 0 nobody, 1 me, 2 a rival in my zone, 3 both]
+                                # [opponents sharing a zone][card]
     double sq_careful[4]
     double sq_bold[4]
 
@@ -235,7 +238,7 @@ cdef void red_light(Game* g) noexcept nogil:
             rng_shuffle_int(&g.rng, deck, prm.n_doll)
             idx = 0
             timer += 1
-            if timer >= prm.timer_steps:
+            if timer >= prm.rl_timer:
                 break
     for p in range(P):
         g.lost[p] += g.active[p] - done[p]
@@ -388,7 +391,7 @@ cdef void dalgona(Game* g) noexcept nogil:
     cdef int P = g.P, p, t, timer, k, i, rounds = 0, anyon
     cdef int deck[MAXDG]
     dg_place(g, &d)
-    for timer in range(prm.timer_steps):
+    for timer in range(prm.dg_timer):
         for i in range(P):
             p = (g.start + i) % P
             if dg_onboard(&d, p) == 0:
@@ -401,7 +404,7 @@ cdef void dalgona(Game* g) noexcept nogil:
                 k += 1
                 if dg_flip(g, &d, p, deck[k - 1], k == 1):
                     break
-                if not dg_continue(g, &d, p, deck, k, timer == prm.timer_steps - 1):
+                if not dg_continue(g, &d, p, deck, k, timer == prm.dg_timer - 1):
                     break
         rounds += 1
         anyon = 0
@@ -877,7 +880,7 @@ cdef void glass_bridge(Game* g) noexcept nogil:
             for p in range(P):
                 hand[p] = 31
             timer += 1
-            if timer >= prm.timer_steps:
+            if timer >= prm.br_timer:
                 break
     count_survivors(g, b.nt, b.own, b.st)
     g.rounds[4] = rounds
@@ -925,20 +928,30 @@ cdef int sq_contested(Squid* s, int p) noexcept nogil:
 
 cdef int sq_choose_card(Game* g, Squid* s, int p) noexcept nogil:
     """Squid card of seat p: uncontested seats move; a careful/bold seat with a token on the
-    last triangle field moves (into the head); otherwise the policy's mixed strategy."""
-    cdef int pol = g.pol[p], t, head = 0, k
+    last triangle field moves (into the head), one facing a rival's token there in the triangle
+    stabs (only a stab stops it); otherwise the policy's mixed strategy (equilibrium: the table
+    for who can enter the head)."""
+    cdef int pol = g.pol[p], t, head = 0, k, in_tri = 0, rival = 0
     if pol == POL_RANDOM:
         return <int>rng_below(&g.rng, 4)
     k = sq_contested(s, p)
     if k == 0:
         return SQ_MOVE
     for t in range(s.nt):
-        if s.alive[t] and s.own[t] == p and s.zone[t] == g.prm.sq_tri and s.field[t] >= g.prm.sq_fields:
-            head = 1
+        if s.alive[t] and s.own[t] == p and s.zone[t] == g.prm.sq_tri:
+            in_tri = 1
+            if s.field[t] >= g.prm.sq_fields:
+                head = 1
+    for t in range(s.nt):
+        if (in_tri and s.alive[t] and s.own[t] != p and s.zone[t] == g.prm.sq_tri
+                and s.field[t] >= g.prm.sq_fields):
+            rival = 1
     if pol == POL_EQ:
-        return sample(&g.rng, g.prm.sq_eq[head][k], 4)
+        return sample(&g.rng, g.prm.sq_eq[head + 2 * rival][k], 4)
     if head:
         return SQ_MOVE
+    if rival:
+        return SQ_STAB
     if pol == POL_CAREFUL:
         return sample(&g.rng, g.prm.sq_careful, 4)
     return sample(&g.rng, g.prm.sq_bold, 4)
@@ -1170,7 +1183,9 @@ cdef void play_game(Game* g) noexcept nogil:
 cdef void fill_params(Params* prm, dict d) except *:
     """Copy the engine dict made by solver.squid.params.engine_dict into the C struct."""
     cdef int i, j, k
-    prm.timer_steps = d["timer_steps"]
+    prm.rl_timer = d["rl_timer"]
+    prm.dg_timer = d["dg_timer"]
+    prm.br_timer = d["br_timer"]
     prm.rl_len = d["rl_len"]
     prm.n_doll = len(d["doll_masks"])
     for i in range(prm.n_doll):
@@ -1206,7 +1221,7 @@ cdef void fill_params(Params* prm, dict d) except *:
     prm.sq_fields = d["sq_fields"]
     prm.sq_max_rounds = d["sq_max_rounds"]
     cdef const signed char[:, :, :, ::1] rlb = d["rl_best"]
-    if (rlb.shape[0] != prm.timer_steps or rlb.shape[1] != (1 << prm.n_doll) or
+    if (rlb.shape[0] != prm.rl_timer or rlb.shape[1] != (1 << prm.n_doll) or
             rlb.shape[2] != prm.rl_len + 1 or rlb.shape[3] != 13):
         raise ValueError("rl_best table does not match the parameters")
     prm.rl_best = &rlb[0, 0, 0, 0]  # the dict keeps the array alive during the call
@@ -1219,8 +1234,8 @@ cdef void fill_params(Params* prm, dict d) except *:
         for j in range(8):
             for k in range(5):
                 prm.tug_eq[i][j][k] = tg[i, j, k]
-    sq = np.ascontiguousarray(d["sq_eq"], dtype=np.float64).reshape(2, 6, 4)
-    for i in range(2):
+    sq = np.ascontiguousarray(d["sq_eq"], dtype=np.float64).reshape(4, 6, 4)
+    for i in range(4):
         for j in range(6):
             for k in range(4):
                 prm.sq_eq[i][j][k] = sq[i, j, k]
@@ -1473,3 +1488,23 @@ def t_squid_round(dict params, pols, owners, zones, fields, cards, int speed, ui
     r = sq_round(&g, &s, card)
     return ([s.alive[t] for t in range(s.nt)], [s.zone[t] for t in range(s.nt)],
             [s.field[t] for t in range(s.nt)], s.winner if r else -1, s.speed)
+
+
+def t_squid_card(dict params, pols, owners, zones, fields, int p, uint64_t seed=1):
+    """The squid card seat p's policy plays in a hand-built position (0 defence .. 3 move)."""
+    cdef Params prm
+    cdef Game g
+    cdef Squid s
+    cdef int P = len(pols), t
+    fill_params(&prm, params)
+    init_game(&g, &prm, P, list(pols), seed)
+    s.nt = len(owners)
+    for q in range(P):
+        s.ntok[q] = 0
+    for t in range(s.nt):
+        s.own[t] = owners[t]
+        s.zone[t] = zones[t]
+        s.field[t] = fields[t]
+        s.alive[t] = 1
+        s.ntok[owners[t]] += 1
+    return sq_choose_card(&g, &s, p)

@@ -359,7 +359,19 @@ def test_simulate_block_agrees_with_trace_and_is_reproducible():
 
 def test_first_sub_game_never_seen_more_than_seven():
     surv, rounds, _ = eng.play_subgame(ENGINE, [RANDOM] * 3, [7, 7, 7], 0, 3)
-    assert all(0 <= s <= 7 for s in surv) and 1 <= rounds <= 7 * ENGINE["timer_steps"]
+    assert all(0 <= s <= 7 for s in surv) and 1 <= rounds <= 7 * ENGINE["rl_timer"]
+
+
+@pytest.mark.parametrize("which, key", [(0, "rl_timer"), (1, "dg_timer"), (4, "br_timer")])
+def test_each_timed_sub_game_has_its_own_timer(which, key):
+    """A timer of one step ends that sub-game sooner; the other sub-games keep theirs."""
+    short = engine_dict(with_value(load_params(), {0: "red_light", 1: "dalgona", 4: "glass_bridge"}[which]
+                                   + ".timer_steps", 1))
+    assert short[key] == 1 and all(short[k] == ENGINE[k] for k in ("rl_timer", "dg_timer", "br_timer") if k != key)
+    limit = {0: 7, 1: 1, 4: 5}[which]        # rounds per timer step: doll cards, turns, bridge cards
+    for seed in range(20):
+        _, rounds, _ = eng.play_subgame(short, [CAREFUL] * 4, [7, 7, 7, 7], which, seed)
+        assert rounds <= limit
 
 
 # ----------------------------------------------------------------------------- equilibrium tables
@@ -435,4 +447,77 @@ def test_squid_zone_payoff_reproduces_the_two_player_matrix_and_n_player_search_
     for k in (2, 3):
         sigma, gap = squid_symmetric(k, 0.3, 10.0)
         assert sigma.sum() == pytest.approx(1.0) and gap < 0.01
-    assert ENGINE["sq_eq"].shape == (2, 6, 4)
+    assert ENGINE["sq_eq"].shape == (4, 6, 4)
+
+
+# ----------------------------------------------------------------------------- exact parts: best responses
+
+def brute_best_responses(a: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """What the best pure row gains against y, and the best pure column against x, over x·A·y."""
+    v = float(x @ a @ y)
+    return float(max(a[i] @ y for i in range(a.shape[0]))) - v, v - float(min(x @ a[:, j] for j in range(a.shape[1])))
+
+
+def assert_equilibrium(a: np.ndarray) -> None:
+    """The LP's row and column strategies are best responses to each other (brute force)."""
+    from solver.squid.equilibrium import solve_zero_sum
+
+    x, _ = solve_zero_sum(a)
+    y, _ = solve_zero_sum(-a.T)
+    row_gain, col_gain = brute_best_responses(a, x, y)
+    assert row_gain < 1e-7 and col_gain < 1e-7
+
+
+@pytest.mark.parametrize("move, head", [(0.3, 10.0), (0.1, 3.0), (1.0, 50.0)])
+def test_squid_tables_are_equilibria_of_their_games(move, head):
+    """One rival: nobody / both / me / the rival can enter the head -- every table is a mutual
+    best response (no pure card gains) of the matching matrix game."""
+    from solver.squid.equilibrium import _squid_table, squid_head_matrix, squid_matrix
+
+    table = _squid_table(move, head)
+    for a, mine in ((squid_matrix(move), table[0, 1]), (squid_matrix(head), table[3, 1])):
+        assert_equilibrium(a)
+        assert max(a[i] @ mine for i in range(4)) - min(mine @ a[:, j] for j in range(4)) < 1e-7
+    a = squid_head_matrix(move, head)
+    assert_equilibrium(a)
+    row, rival = table[1, 1], table[2, 1]                 # the head holder, its rival
+    gain_row, gain_rival = brute_best_responses(a, row, rival)
+    assert gain_row < 1e-7 and gain_rival < 1e-7
+    assert rival[1] > 0.5                                  # the rival mostly stabs: only a stab stops it
+
+
+def test_squid_head_matrix_is_not_symmetric_and_its_rival_differs_from_the_symmetric_game():
+    from solver.squid.equilibrium import _squid_table, squid_head_matrix
+
+    a = squid_head_matrix(0.3, 10.0)
+    assert not np.allclose(a, -a.T)
+    table = _squid_table(0.3, 10.0)
+    assert not np.allclose(table[1, 1], table[3, 1]) and not np.allclose(table[2, 1], table[3, 1])
+
+
+@pytest.mark.parametrize("hand", range(1, 32))
+def test_bridge_card_tables_are_equilibria(hand):
+    from solver.squid.equilibrium import bridge_matrix
+
+    assert_equilibrium(bridge_matrix(hand, 0.1, 3 / 8, 0.3))
+
+
+@pytest.mark.parametrize("a, b", [(1, 1), (1, 2), (2, 2), (2, 3), (3, 3)])
+def test_tug_team_tables_are_equilibria(a, b):
+    from solver.squid.equilibrium import tug_matrix
+
+    assert_equilibrium(tug_matrix(a, b, False)[1])
+
+
+def test_squid_card_policies_know_who_can_enter_the_head():
+    """Equilibrium seats draw from the table of the situation (me / a rival on the last field),
+    careful seats move into the head or stab a rival about to enter it."""
+    table = ENGINE["sq_eq"]
+    owners, zones = [0, 1], [TRI, TRI]
+    for fields, row in (([3, 8], 2), ([8, 3], 1), ([3, 4], 0)):
+        counts = np.zeros(4)
+        for seed in range(2000):
+            counts[eng.t_squid_card(ENGINE, [EQ, EQ], owners, zones, fields, 0, seed)] += 1
+        assert np.allclose(counts / 2000, table[row, 1], atol=0.04), (fields, counts)
+    assert eng.t_squid_card(ENGINE, [CAREFUL, CAREFUL], owners, zones, [3, 8], 0) == S
+    assert eng.t_squid_card(ENGINE, [CAREFUL, CAREFUL], owners, zones, [8, 3], 0) == M
