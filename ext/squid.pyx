@@ -679,34 +679,44 @@ cdef void marbles(Game* g) noexcept nogil:
 # ----------------------------------------------------------------------------- 5 glass bridge
 
 cdef struct Bridge:
-    int n                 # tiles = places 1..n
-    int tile[9]           # 1 cracked
-    int state[9]          # 0 face down, 1 intact (turned), 2 broken
+    int n                 # parts of the bridge = places 1..n
+    int crack[9]          # per part: -1 no cracked tile, 0 / 1 the left / right tile is cracked
+    int state[9]          # 0 face down, 1 turned over (both tiles and any crack visible)
     int nt
     int own[MAXT]
-    int place[MAXT]       # 0 = queue in front of the bridge
+    int place[MAXT]       # 1..n on the bridge; <= 0 in the queue (0 = first in line, -1 behind it, ...)
     int st[MAXT]          # 0 eliminated, 1 in play, 2 crossed
-    int arr[MAXT]         # arrival stamp (chain reactions displace the earliest arrival)
+    int arr[MAXT]         # arrival stamp (chain reactions move the earliest arrival on)
     int clock
 
 
-cdef void br_land(Bridge* b, int t, int d) noexcept nogil:
-    """Token t arrives on place d: past the end it survives, a broken or newly revealed cracked
-    tile eliminates it, and a third token on a place pushes the earliest arrival one place on."""
-    cdef int u, other, n
+cdef int br_pick_tile(Game* g, Bridge* b, int chooser, int d, bint kill) noexcept nogil:
+    """The tile (0 left, 1 right) seat ``chooser`` picks on part d.  Face down: a blind guess (the
+    cracks are underneath).  Turned: random seats pick either; the others the intact tile for their
+    own token, the cracked one when pushing an opponent's token (``kill``)."""
+    if b.state[d] == 0 or g.pol[chooser] == POL_RANDOM or b.crack[d] < 0:
+        return <int>rng_below(&g.rng, 2)
+    return b.crack[d] if kill else 1 - b.crack[d]
+
+
+cdef void br_land(Game* g, Bridge* b, int t, int d, int chooser) noexcept nogil:
+    """Token t arrives on place d, ``chooser`` (its owner, or the seat that pushed it) picks the
+    tile: past the end it survives, in the queue it just stands, on a cracked tile it is eliminated
+    (the part is turned over: everyone sees the crack); a third token on a part pushes the earliest
+    arrival one place on, and that token's owner picks its tile there."""
+    cdef int u, other, n, tile
     while True:
         if d > b.n:
             b.st[t] = 2
             return
-        if b.state[d] == 2:
+        if d <= 0:
+            b.place[t] = d
+            return
+        tile = br_pick_tile(g, b, chooser, d, chooser != b.own[t])
+        b.state[d] = 1
+        if tile == b.crack[d]:
             b.st[t] = 0
             return
-        if b.state[d] == 0:
-            if b.tile[d]:
-                b.state[d] = 2
-                b.st[t] = 0
-                return
-            b.state[d] = 1
         n = 0
         other = -1
         for u in range(b.nt):
@@ -721,17 +731,27 @@ cdef void br_land(Bridge* b, int t, int d) noexcept nogil:
             return
         t = other
         d = d + 1
+        chooser = b.own[t]
 
 
 cdef int br_value(Bridge* b, int d) noexcept nogil:
-    """How safe a destination is: 3 past the end, 2 intact, 1 face down, 0 broken."""
+    """How safe a destination is for one's own token: 3 past the end, 2 a turned part (its intact
+    tile is known) or the queue, 1 a part still face down (a blind guess)."""
     if d > b.n:
         return 3
-    if b.state[d] == 1:
+    if d <= 0 or b.state[d] == 1:
+        return 2
+    return 1
+
+
+cdef int br_harm(Bridge* b, int d) noexcept nogil:
+    """What pushing a token onto place d does: 0 a turned part with a crack (certain elimination),
+    1 a face-down part (a chance), 2 nothing (a safe part or past the end)."""
+    if d > b.n:
         return 2
     if b.state[d] == 0:
         return 1
-    return 0
+    return 0 if b.crack[d] >= 0 else 2
 
 
 cdef int br_choose_card(Game* g, Bridge* b, int p, int hand) noexcept nogil:
@@ -766,9 +786,10 @@ cdef int br_choose_card(Game* g, Bridge* b, int p, int hand) noexcept nogil:
 
 
 cdef void br_move(Game* g, Bridge* b, int p, int k) noexcept nogil:
-    """Seat p plays card k: move one own token k places, or with 0 push an opponent token that
-    shares a place with one of p's tokens one place on."""
-    cdef int t, u, n = 0, best = -1, val, bestval = -1
+    """Seat p plays card k: move one own token (in the queue or on the bridge) k places, or with 0
+    push an opponent token that shares a part with one of p's tokens one place on (p picks the
+    tile it lands on)."""
+    cdef int t, u, n = 0, best = -1, val, bestval = -1000000
     cdef int cand[MAXT]
     if k > 0:
         for t in range(b.nt):
@@ -779,17 +800,17 @@ cdef void br_move(Game* g, Bridge* b, int p, int k) noexcept nogil:
             return
         if g.pol[p] == POL_RANDOM:
             best = cand[rng_below(&g.rng, <uint32_t>n)]
-        else:  # safest landing, most advanced token on ties (bold: most advanced non-broken)
+        else:  # safest landing, most advanced token on ties (bold: the most advanced token)
             for u in range(n):
                 t = cand[u]
                 val = br_value(b, b.place[t] + k)
-                if g.pol[p] == POL_BOLD and val > 0:
+                if g.pol[p] == POL_BOLD:
                     val = 1
-                val = val * 64 + b.place[t]
+                val = val * 1024 + b.place[t]
                 if val > bestval:
                     bestval = val
                     best = t
-        br_land(b, best, b.place[best] + k)
+        br_land(g, b, best, b.place[best] + k, p)
         return
     for t in range(b.nt):
         if b.st[t] != 1 or b.own[t] == p or b.place[t] < 1:
@@ -803,42 +824,47 @@ cdef void br_move(Game* g, Bridge* b, int p, int k) noexcept nogil:
         return
     if g.pol[p] == POL_RANDOM:
         best = cand[rng_below(&g.rng, <uint32_t>n)]
-    else:  # push only where the next place can kill (broken first, then face down)
+    else:  # push only where it can eliminate (a known crack first, then a face-down part)
         bestval = 2
         for u in range(n):  # ties: the owner nearest clockwise after p
-            val = br_value(b, b.place[cand[u]] + 1)
+            val = br_harm(b, b.place[cand[u]] + 1)
             if val < bestval or (val == bestval and best >= 0 and
                                  (b.own[cand[u]] - p + g.P) % g.P < (b.own[best] - p + g.P) % g.P):
                 bestval = val
                 best = cand[u]
         if best < 0:
             return
-    br_land(b, best, b.place[best] + 1)
+    br_land(g, b, best, b.place[best] + 1, p)
 
 
 cdef void bridge_setup(Game* g, Bridge* b) noexcept nogil:
+    """As many parts as tokens in play (at most ``max_tiles``), drawn from the ``tiles`` parts of the
+    box of which ``cracked`` have a cracked tile (left or right); the queue in turn order."""
     cdef Params* prm = g.prm
-    cdef int tiles[16]
+    cdef int parts[16]
     cdef int i, p, k, total = 0
     for p in range(g.P):
         total += g.active[p]
     b.n = total if total < prm.br_max else prm.br_max
     for i in range(prm.br_tiles):
-        tiles[i] = 1 if i < prm.br_cracked else 0
-    rng_shuffle_int(&g.rng, tiles, prm.br_tiles)
+        parts[i] = 1 if i < prm.br_cracked else 0
+    rng_shuffle_int(&g.rng, parts, prm.br_tiles)
     for i in range(9):
-        b.tile[i] = 0
+        b.crack[i] = -1
         b.state[i] = 0
     for i in range(b.n):
-        b.tile[i + 1] = tiles[i]
+        if parts[i]:
+            b.crack[i + 1] = <int>rng_below(&g.rng, 2)
     b.nt = 0
     b.clock = 0
-    # the queue: players line up their tokens in turn (the order does not matter in this model)
+    # the queue: players line up their tokens one at a time in turn order, "in this order" they
+    # stand in front of the bridge (the first in line on place 0, the next on -1, ...)
     for k in range(12):
-        for p in range(g.P):
+        for i in range(g.P):
+            p = (g.start + i) % g.P
             if k < g.active[p]:
                 b.own[b.nt] = p
-                b.place[b.nt] = 0
+                b.place[b.nt] = -b.nt
                 b.st[b.nt] = 1
                 b.arr[b.nt] = 0
                 b.nt += 1
@@ -1436,8 +1462,9 @@ def t_dalgona_turn(dict params, pols, int p, owners, shapes, sections, deck, int
 
 
 def t_bridge_round(dict params, pols, tiles, states, owners, places, cards, uint64_t seed=1):
-    """One glass-bridge round: tiles/states are per place 1..n (index 0 unused); tokens given by
-    owner and place (arrival order = list order).  Returns (token states, places, tile states)."""
+    """One glass-bridge round: per part 1..n (index 0 unused) ``tiles`` 0 no crack, 1 the left, 2 the
+    right tile cracked, ``states`` 0 face down, 1 turned; tokens given by owner and place (<= 0: the
+    queue; arrival order = list order).  Returns (token states, places, part states)."""
     cdef Params prm
     cdef Game g
     cdef Bridge b
@@ -1446,7 +1473,7 @@ def t_bridge_round(dict params, pols, tiles, states, owners, places, cards, uint
     init_game(&g, &prm, P, list(pols), seed)
     b.n = len(tiles) - 1
     for i in range(len(tiles)):
-        b.tile[i] = tiles[i]
+        b.crack[i] = tiles[i] - 1
         b.state[i] = states[i]
     b.nt = len(owners)
     for t in range(b.nt):

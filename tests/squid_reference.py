@@ -131,25 +131,31 @@ def dalgona_outcomes(p: int, owners: list[int], shapes: list[int], sections: lis
 
 
 # ----------------------------------------------------------------------------- glass bridge
-# "Každý zahraje tajně jednu svoji kartu s čísly 0–4. Pak se karty odhalí a každý hráč v daném pořadí
+# "Hráči nejprve vytvoří řadu ze svých žetonů v aktivním týmu. V tomto pořadí je pak postaví před
+# hranu mostu, který se připraví z tolika dílů, kolik je celkem žetonů ve hře (maximálně osm) ...
+# Každý zahraje tajně jednu svoji kartu s čísly 0–4. Pak se karty odhalí a každý hráč v daném pořadí
 # posune jeden svůj žeton ve frontě nebo po mostě o zahraný počet míst. Má-li se přesunout na
-# neotočený díl mostu, ... Je-li nepoškozená, přesune na ni žeton a pokračuje ve hře. Je-li prasklá,
-# jeho žeton je vyřazen. Jsou-li na pozici, kam se chce přesunout, již dva žetony, nastane řetězová
-# reakce a jeden z žetonů se musí posunout dopředu, aby mu uvolnil místo ... Pokud hráč zahrál kartu
-# s číslem 0, strčí do žetonu, který je na stejné pozici jako jeho žeton ... Žeton, který se dostane
-# až na druhou stranu mostu, přežívá do další hry."
-# As implemented (docs/squid.md): places 1..n hold one tile each (tiles[d] = 1: cracked), states
-# 0 face down, 1 intact, 2 broken; place 0 is the queue; past n is the other side.
+# neotočený díl mostu, musí si vybrat dlaždici. Je-li nepoškozená, přesune na ni žeton a pokračuje ve
+# hře. Je-li prasklá, jeho žeton je vyřazen. Jsou-li na pozici, kam se chce přesunout, již dva
+# žetony, nastane řetězová reakce a jeden z žetonů se musí posunout dopředu, aby mu uvolnil místo
+# (vlastník posouvaného žetonu sám určí, na kterou dlaždici se přesune) ... Pokud hráč zahrál kartu
+# s číslem 0, strčí do žetonu, který je na stejné pozici jako jeho žeton (tentokrát rozhoduje on,
+# kam bude žeton postrčen, a může tak soupeřův žeton i vyřadit). Žeton, který se dostane až na
+# druhou stranu mostu, přežívá do další hry."
+# Reconstruction (docs/squid.md): parts 1..n with two tiles each; tiles[d] 0 no crack, 1 the left,
+# 2 the right tile cracked; states 0 face down, 1 turned over; places <= 0 are the queue (0 first in
+# line), past n is the other side.
 
 def bridge_outcomes(tiles: list[int], states: list[int], owners: list[int], places: list[int],
                     cards: list[int]) -> set[tuple[tuple[int, ...], ...]]:
     """Every (alive, places, states) after one round, seats acting in order 0, 1, ...
     (alive: 0 out, 1 on the bridge or in the queue, 2 crossed; a token's place is not updated when
-    it leaves the bridge).
+    it leaves the bridge).  Every tile choice is allowed (blind on a face-down part, and nothing
+    forbids stepping on a crack one has seen).
 
-    Readings: a 0 may push (one place on) a token of another player standing on the same place of
-    the bridge as one of the pusher's tokens, or nobody; in a chain reaction either of the two tokens
-    already there moves on.
+    Readings: the queue holds any number of tokens; a 0 may push (one place on) a token of another
+    player standing on the same part as one of the pusher's tokens, or nobody; in a chain reaction
+    either of the two tokens already there moves on.
     """
     n = len(tiles) - 1
     out = set()
@@ -160,17 +166,23 @@ def bridge_outcomes(tiles: list[int], states: list[int], owners: list[int], plac
         if d > n:
             alive[t] = 2
             return [(tuple(alive), tuple(pl), tuple(stt))]
-        if stt[d] == 0:                              # turned over now
-            stt[d] = 2 if tiles[d] else 1
-        if stt[d] == 2:
-            alive[t] = 0
+        if d <= 0:
+            pl[t] = d
             return [(tuple(alive), tuple(pl), tuple(stt))]
-        there = [u for u in range(len(owners)) if u != t and alive[u] == 1 and pl[u] == d]
-        pl[t] = d
-        s2 = (tuple(alive), tuple(pl), tuple(stt))
-        if len(there) < 2:
-            return [s2]
-        return [r for u in there for r in land(s2, u, d + 1)]
+        stt[d] = 1                                   # the part is turned over
+        results = []
+        for tile in (1, 2):                          # the left or the right tile
+            if tiles[d] == tile:
+                a = list(alive)
+                a[t] = 0
+                results.append((tuple(a), tuple(pl), tuple(stt)))
+                continue
+            there = [u for u in range(len(owners)) if u != t and alive[u] == 1 and pl[u] == d]
+            p2 = list(pl)
+            p2[t] = d
+            s2 = (tuple(alive), tuple(p2), tuple(stt))
+            results += [s2] if len(there) < 2 else [r for u in there for r in land(s2, u, d + 1)]
+        return results
 
     def act(p: int, s: State) -> None:
         if p == len(cards):

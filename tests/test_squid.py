@@ -171,53 +171,70 @@ def test_marbles_line_throw_follows_skill():
 
 # ----------------------------------------------------------------------------- glass bridge
 
-def test_bridge_cracked_tile_eliminates_and_stays_broken():
-    tiles, states = [0, 1, 0, 0], [0, 0, 0, 0]
-    alive, places, states2 = eng.t_bridge_round(ENGINE, [BOLD] * 3, tiles, states, [0, 1], [0, 0], [1, 1, -1])
-    assert alive == [0, 0] and states2[1] == 2   # both stepped on the cracked tile 1
+def test_bridge_part_with_a_crack_kills_a_blind_guess_half_the_time():
+    """Part 1 has its left tile cracked: the first token on it guesses blind."""
+    died = 0
+    for seed in range(400):
+        alive, _, states = eng.t_bridge_round(ENGINE, [CAREFUL] * 3, [0, 1, 0, 0], [0, 0, 0, 0], [0], [0],
+                                              [1, -1, -1], seed)
+        died += alive[0] == 0
+        assert states[1] == 1                        # turned over either way
+    assert 150 < died < 250
 
 
-def test_bridge_intact_tile_and_crossing():
-    tiles, states = [0, 0, 0, 1], [0, 0, 0, 0]
-    alive, places, states2 = eng.t_bridge_round(ENGINE, [BOLD] * 3, tiles, states, [0, 1], [0, 1], [2, 3, -1])
-    assert alive == [1, 2] and places[0] == 2 and states2[2] == 1
-
-
-def test_bridge_third_token_pushes_the_earliest_one_on():
-    tiles, states = [0, 0, 0, 0, 0], [0, 1, 1, 1, 0]
-    alive, places, _ = eng.t_bridge_round(ENGINE, [BOLD] * 3, tiles, states, [1, 2, 0], [2, 2, 0], [2, -1, -1])
-    assert alive == [1, 1, 1] and places == [3, 2, 2]
-
-
-def test_bridge_zero_pushes_onto_a_broken_tile():
-    tiles, states = [0, 0, 1, 0], [0, 1, 2, 0]
-    alive, _, _ = eng.t_bridge_round(ENGINE, [CAREFUL] * 3, tiles, states, [0, 1], [1, 1], [0, -1, -1])
+def test_bridge_turned_part_is_safe_for_its_owner_and_deadly_when_pushed():
+    # the crack of part 2 is known: a careful seat steps on the intact tile
+    for seed in range(50):
+        alive, places, _ = eng.t_bridge_round(ENGINE, [CAREFUL] * 3, [0, 0, 2, 0], [0, 1, 1, 0], [0], [1],
+                                              [1, -1, -1], seed)
+        assert alive == [1] and places == [2]
+    # a 0 pushes an opponent sharing part 1 onto the known crack of part 2: the pusher picks the tile
+    alive, _, _ = eng.t_bridge_round(ENGINE, [CAREFUL] * 3, [0, 0, 2, 0], [0, 1, 1, 0], [0, 1], [1, 1],
+                                     [0, -1, -1])
     assert alive == [1, 0]
-    states = [0, 1, 1, 0]  # the next tile is safe: a careful seat does not help the opponent
-    alive, places, _ = eng.t_bridge_round(ENGINE, [CAREFUL] * 3, [0, 0, 0, 0], states, [0, 1], [1, 1],
+    # the next part is known safe: a careful seat does not help the opponent on
+    alive, places, _ = eng.t_bridge_round(ENGINE, [CAREFUL] * 3, [0, 0, 0, 0], [0, 1, 1, 0], [0, 1], [1, 1],
                                           [0, -1, -1])
     assert alive == [1, 1] and places == [1, 1]
 
 
+def test_bridge_intact_part_and_crossing():
+    alive, places, states = eng.t_bridge_round(ENGINE, [BOLD] * 3, [0, 0, 0, 1], [0, 0, 0, 0], [0, 1], [0, 1],
+                                               [2, 3, -1])
+    assert alive == [1, 2] and places[0] == 2 and states[2] == 1
+
+
+def test_bridge_third_token_pushes_the_earliest_one_on():
+    alive, places, _ = eng.t_bridge_round(ENGINE, [BOLD] * 3, [0, 0, 0, 0, 0], [0, 1, 1, 1, 0], [1, 2, 0],
+                                          [2, 2, 0], [2, -1, -1])
+    assert alive == [1, 1, 1] and places == [3, 2, 2]
+
+
+def test_bridge_queue_tokens_move_in_the_queue_and_onto_the_bridge():
+    # the second and third in line (places -1, -2): a 1 keeps the third in the queue, a 2 brings the
+    # second onto part 1
+    alive, places, _ = eng.t_bridge_round(ENGINE, [CAREFUL] * 3, [0, 0, 0, 0], [0, 1, 1, 1], [0, 1], [-2, -1],
+                                          [1, 2, -1])
+    assert alive == [1, 1] and places == [-1, 1]
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.integers(1, 8).flatmap(lambda n: st.tuples(
-    st.lists(st.integers(0, 1), min_size=n, max_size=n),
     st.lists(st.integers(0, 2), min_size=n, max_size=n),
-    st.lists(st.tuples(st.integers(0, 3), st.integers(0, n)), min_size=1, max_size=12),
+    st.lists(st.integers(0, 1), min_size=n, max_size=n),
+    st.lists(st.tuples(st.integers(0, 3), st.integers(-4, n)), min_size=1, max_size=12),
     st.lists(st.integers(-1, 4), min_size=4, max_size=4),
-    st.lists(st.booleans(), min_size=4, max_size=4))))
+    st.lists(st.integers(0, 2), min_size=4, max_size=4),
+    st.integers(0, 2**32))))
 def test_bridge_round_matches_reference(case):
-    tiles, states, tokens, cards, bold = case
+    tiles, states, tokens, cards, pols, seed = case
     tiles, states = [0, *tiles], [0, *states]
-    states = [s if not (s == 2 and not t) else 1 for s, t in zip(states, tiles, strict=True)]
     owners = [o for o, _ in tokens]
     places = [p for _, p in tokens]
-    # tokens cannot stand on a broken tile, and at most two share a place on the bridge
-    ok = all(states[p] != 2 for p in places if p) and all(places.count(p) <= 2 for p in places if p)
-    if not ok:
+    if not all(places.count(p) <= 2 for p in places if p >= 1):   # at most two tokens share a part
         return
-    pols = [BOLD if b else CAREFUL for b in bold]
-    got = eng.t_bridge_round(ENGINE, pols, tiles, states, owners, places, cards)
+    got = eng.t_bridge_round(ENGINE, [(RANDOM, CAREFUL, BOLD)[x] for x in pols], tiles, states, owners, places,
+                             cards, seed)
     assert tuple(map(tuple, got)) in ref.bridge_outcomes(tiles, states, owners, places, cards)
 
 

@@ -11,7 +11,8 @@ weights are in the ``[equilibrium]`` section of the parameter file.  See docs/sq
   ``red_light_zero_value`` tokens for an unpunished 0 on the track (it pushes an opponent out but
   leaves the stack where rivals' 0s can push it).
 * glass bridge: for each hand (cards not yet used), a game in which the token that goes
-  further steps on fresh tiles first (risk ``cracked / tiles`` per new tile).
+  further steps on fresh parts first (risk ``cracked / tiles / 2`` per new part: a part with a
+  crack has one cracked tile of two, and the first token on it guesses blind).
 * tug of war: for each pair of side sizes (a, b), a team game in which each side chooses a
   multiset of cards; the row side's table gives the marginal chance of each card value.
 * squid: a 4x4 game of defence / stab / push / move between two tokens in the same zone; a move
@@ -334,7 +335,7 @@ def tables(p: dict[str, Any]) -> dict[str, Any]:
     br = p["glass_bridge"]
     key = (
         float(eq["bridge_field_value"]), float(eq["bridge_push_chance"]),
-        br["cracked"] / br["tiles"],
+        br["cracked"] / br["tiles"] / 2,
         p["tug_of_war"]["side_capacity"], p["tug_of_war"]["tie"] == "both_survive",
     )
     out = dict(_other_tables(key))
