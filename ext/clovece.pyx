@@ -1320,18 +1320,12 @@ cdef class CompiledBoard:
             self.dk.arg[i] = deck["arg"][i]
 
 
-def napij_simulate(CompiledBoard board, int nplayers, seats, strategies, uint64_t seed, int n_games,
-                   bint check=False, bint drink_once=False, bint first_random=False):
-    """Play n_games napij-se games; returns a dict of count/sum arrays (see CloveceExperiment).
-
-    ``drink_once``: the house rule "one drink per event"; ``first_random``: the first player is
-    drawn at random for every game (else player 0 starts).
-    """
+cdef void n_init(NGame* g, CompiledBoard board, int nplayers, seats, strategies, bint drink_once,
+                 bint first_random, Rng* rng) except *:
+    """A fresh game of ``nplayers`` on ``board`` (seats, strategy ids and the rule options)."""
+    cdef int p
     _check_setup(nplayers, seats, strategies)
-    cdef NGame g
-    cdef Rng rng
-    cdef int i, p, c, w, viol = 0
-    memset(&g, 0, sizeof(NGame))
+    memset(g, 0, sizeof(NGame))
     g.np = nplayers
     g.drink_once = drink_once
     g.first_random = first_random
@@ -1340,7 +1334,20 @@ def napij_simulate(CompiledBoard board, int nplayers, seats, strategies, uint64_
         g.strat[p] = strategies[p]
     g.b = &board.b
     g.dk = &board.dk
-    g.rng = &rng
+    g.rng = rng
+
+
+def napij_simulate(CompiledBoard board, int nplayers, seats, strategies, uint64_t seed, int n_games,
+                   bint check=False, bint drink_once=False, bint first_random=False):
+    """Play n_games napij-se games; returns a dict of count/sum arrays (see CloveceExperiment).
+
+    ``drink_once``: the house rule "one drink per event"; ``first_random``: the first player is
+    drawn at random for every game (else player 0 starts).
+    """
+    cdef NGame g
+    cdef Rng rng
+    cdef int i, p, c, w, viol = 0
+    n_init(&g, board, nplayers, seats, strategies, drink_once, first_random, &rng)
     wins = np.zeros(nplayers, dtype=np.int64)
     drinks = np.zeros(nplayers, dtype=np.float64)
     drinks_sq = np.zeros(nplayers, dtype=np.float64)
@@ -1409,20 +1416,10 @@ def napij_game(CompiledBoard board, int nplayers, seats, strategies, uint64_t se
 
     Seeded like one game of :func:`napij_simulate` with the same seed.
     """
-    _check_setup(nplayers, seats, strategies)
     cdef NGame g
     cdef Rng rng
     cdef int p, w, viol = 0
-    memset(&g, 0, sizeof(NGame))
-    g.np = nplayers
-    g.drink_once = drink_once
-    g.first_random = first_random
-    for p in range(nplayers):
-        g.seat[p] = seats[p]
-        g.strat[p] = strategies[p]
-    g.b = &board.b
-    g.dk = &board.dk
-    g.rng = &rng
+    n_init(&g, board, nplayers, seats, strategies, drink_once, first_random, &rng)
     buf = np.zeros(EVCAP, dtype=np.int32)
     cdef int[::1] vb = buf
     g.ev = &vb[0]
@@ -1447,19 +1444,10 @@ cdef class NapijTable:
 
     def __init__(self, CompiledBoard board, int nplayers, seats, strategies, uint64_t seed=1,
                  bint drink_once=False):
-        _check_setup(nplayers, seats, strategies)
-        cdef int p, i
+        cdef int i
         self.board = board
-        memset(&self.g, 0, sizeof(NGame))
-        self.g.np = nplayers
-        self.g.drink_once = drink_once
-        for p in range(nplayers):
-            self.g.seat[p] = seats[p]
-            self.g.strat[p] = strategies[p]
-        self.g.b = &board.b
-        self.g.dk = &board.dk
+        n_init(&self.g, board, nplayers, seats, strategies, drink_once, False, &self.rng)
         rng_seed(&self.rng, seed)
-        self.g.rng = &self.rng
         n_reset(&self.g)
         for i in range(board.dk.n):
             self.g.order[i] = i

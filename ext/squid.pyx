@@ -1499,19 +1499,9 @@ def t_squid_round(dict params, pols, owners, zones, fields, cards, int speed, ui
     cdef int card[MAXP]
     fill_params(&prm, params)
     init_game(&g, &prm, P, list(pols), seed)
-    s.nt = len(owners)
-    s.last_out = -1
-    s.winner = -1
-    s.speed = speed
+    _squid_position(&s, P, owners, zones, fields, speed)
     for p in range(P):
-        s.ntok[p] = 0
         card[p] = cards[p]
-    for t in range(s.nt):
-        s.own[t] = owners[t]
-        s.zone[t] = zones[t]
-        s.field[t] = fields[t]
-        s.alive[t] = 1
-        s.ntok[owners[t]] += 1
     r = sq_round(&g, &s, card)
     return ([s.alive[t] for t in range(s.nt)], [s.zone[t] for t in range(s.nt)],
             [s.field[t] for t in range(s.nt)], s.winner if r else -1, s.speed)
@@ -1522,16 +1512,24 @@ def t_squid_card(dict params, pols, owners, zones, fields, int p, uint64_t seed=
     cdef Params prm
     cdef Game g
     cdef Squid s
-    cdef int P = len(pols), t
     fill_params(&prm, params)
-    init_game(&g, &prm, P, list(pols), seed)
+    init_game(&g, &prm, len(pols), list(pols), seed)
+    _squid_position(&s, len(pols), owners, zones, fields, 0)
+    return sq_choose_card(&g, &s, p)
+
+
+cdef void _squid_position(Squid* s, int P, owners, zones, fields, int speed) except *:
+    """A hand-built squid position: tokens by owner, zone and triangle field."""
+    cdef int t, p
     s.nt = len(owners)
-    for q in range(P):
-        s.ntok[q] = 0
+    s.last_out = -1
+    s.winner = -1
+    s.speed = speed
+    for p in range(P):
+        s.ntok[p] = 0
     for t in range(s.nt):
         s.own[t] = owners[t]
         s.zone[t] = zones[t]
         s.field[t] = fields[t]
         s.alive[t] = 1
         s.ntok[owners[t]] += 1
-    return sq_choose_card(&g, &s, p)

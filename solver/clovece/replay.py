@@ -21,6 +21,7 @@ from solver.clovece.board import KINDS, ZONES, compile_board, load_board
 from solver.clovece.deck import compile_deck
 from solver.clovece.strategies import AFTER_SIX, DRINK_RULES, FIRST, SEATS, STRATEGIES
 from solver.errors import SolverError
+from solver.gamelog import line_error, parse_lines, read_lines
 
 REASONS = ("captured", "bottle", "pub", "card", "home", "start", "toast")
 MAX_TURNS = 20000   # a game still running after this many turns is abandoned
@@ -569,8 +570,7 @@ class Napij:
 # the log
 # ---------------------------------------------------------------------------------------------
 
-def _fail(line: int, message: str) -> SolverError:
-    return SolverError(f"line {line}: {message}")
+_fail = line_error
 
 
 def _header(no: int, head: dict[str, Any]) -> tuple[Classic | Napij, int, dict[str, Any]]:
@@ -607,19 +607,7 @@ def _header(no: int, head: dict[str, Any]) -> tuple[Classic | Napij, int, dict[s
 
 def check_lines(lines: list[str]) -> ReplaySummary:
     """Replay the log lines; raise SolverError naming the first line that breaks a rule."""
-    objs: list[tuple[int, dict[str, Any]]] = []
-    for no, text in enumerate(lines, 1):
-        if not text.strip():
-            continue
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise _fail(no, f"not valid JSON ({exc.msg})") from None
-        if not isinstance(obj, dict):
-            raise _fail(no, "each line must be a JSON object")
-        objs.append((no, obj))
-    if not objs:
-        raise SolverError("the log is empty")
+    objs = parse_lines(lines)
     game, players, rules = _header(*objs[0])
     body = objs[1:]
     if isinstance(game, Napij):                 # everyone drinks at the start
@@ -685,8 +673,4 @@ def _result(no: int, line: dict[str, Any], game: Classic | Napij, turns: int) ->
 
 def check_file(path: str | Path) -> ReplaySummary:
     """Read and check a log file (unreadable file or broken rule -> SolverError)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SolverError(f"cannot read {path}: {exc}") from None
-    return check_lines(text.splitlines())
+    return check_lines(read_lines(path))
