@@ -166,3 +166,18 @@ def test_cli_play_and_replay(tmp_path, capsys) -> None:
                  ["--after-six", "three-tries"]):
         assert _main(["clovece", "play", *args]) == 2, args
     assert _main(["clovece", "replay", str(tmp_path / "missing.jsonl")]) == 2
+
+
+def test_custom_board_and_an_interaction_deck_replay_cleanly() -> None:
+    """A deck of only the cards that move other pawns (and a board given as a file's text) travels
+    in the log's header, and the checker follows every swap, offered capture and catch-up."""
+    from solver.clovece.board import default_board_path
+
+    deck = {"cards": [{"card": c, "count": 2} for c in ("offer-capture", "swap", "capture", "catch-up",
+                                                         "fall-in", "police")]}
+    board = default_board_path().read_text(encoding="utf-8")
+    for seed in range(4):
+        log = play_napij(4, ("random", "best", "hunter", "random"), seed, board_text=board,
+                         deck_text=json.dumps(deck))
+        assert log.lines[0]["board"] is not None and len(log.lines[0]["deck"]) == 12
+        check_lines(log.jsonl().splitlines())
