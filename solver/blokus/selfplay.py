@@ -58,8 +58,7 @@ def parse_strategy(text: str) -> tuple[int, int, int]:
         if len(parts) != 3 or cand < 1 or sims < 1 or cand > 1000 or sims > 100000:
             raise ValueError
     except (ValueError, TypeError):
-        raise SolverError(f"bad mc strategy {text!r}: use mc:CANDIDATES:PLAYOUTS with CANDIDATES 1..1000 "
-                          "and PLAYOUTS 1..100000") from None
+        raise SolverError(f"bad mc strategy {text!r}: use mc:CANDIDATES:PLAYOUTS with positive numbers") from None
     return kind, cand, sims
 
 
