@@ -1492,7 +1492,7 @@ cdef class Searcher:
             if ni < 0:
                 search_reset(&self.t)
                 return False
-        if ni != self.t.root and (self.t.nodes[ni].first < 0 or not keep_subtree(&self.t, ni)):
+        if ni != self.t.root and not keep_subtree(&self.t, ni):
             search_reset(&self.t)
             return False
         return True
