@@ -120,9 +120,13 @@ class GtpEngine:
     # ------------------------------------------------------------------ commands
     def _new_game(self) -> None:
         self.game = Game(self.variant)
-        self.player = (MctsPlayer(self.variant, self.strategy, seed=self.seed, threads=self.threads)
-                       if self.strategy.name == "mcts" else None)
-        self._moves_generated = 0
+        self.player = self._new_player()
+
+    def _new_player(self) -> MctsPlayer | None:
+        """An mcts player keeps its tree between moves; the other strategies need no state."""
+        if self.strategy.name != "mcts":
+            return None
+        return MctsPlayer(self.variant, self.strategy, seed=self.seed, threads=self.threads)
 
     def _quit(self, args: list[str]) -> str:
         self.quit = True
@@ -178,7 +182,6 @@ class GtpEngine:
 
     def choose(self, game: Game) -> Move:
         """The move our strategy plays for the colour to play in ``game``."""
-        self._moves_generated += 1
         seed = (self.seed * 1_000_003 + len(game.moves)) & 0xFFFFFFFFFFFFFFFF
         if self.player is not None:
             move, _, _ = self.player.genmove(game)
@@ -240,7 +243,7 @@ class GtpEngine:
             self.seed = int(args[0])
         except (IndexError, ValueError):
             raise GtpError("usage: set_random_seed N") from None
-        self._new_game() if not self.game.moves else None
+        self.player = self._new_player()
         return ""
 
 
