@@ -1,0 +1,158 @@
+"""Blokus 3D self-play through the shared Monte Carlo runner, and the one-move decision API.
+
+Strategies (all in C, one per colour/seat):
+
+* ``random``: uniform over every legal placement;
+* ``greedy``: one ply: the most own top squares gained plus opponents' top squares covered
+  (own top squares covered count against), then the larger piece, then at random;
+* ``mc`` / ``mc:C:P``: flat Monte Carlo: the C greedy-best moves (default 8) each get P uniform
+  random playouts (default 16); the best mean of (score margin over the best other colour
+  + 10 x win share) is played.
+
+>>> exp = SelfPlay3D("tower", 2, ("greedy", "random"))
+>>> rows = exp.rows(exp.simulate(12345, 20), 20)
+>>> [r["seat"] for r in rows], rows[0]["games"], round(sum(r["wins"] for r in rows), 6)
+([0, 1], 20, 20.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from solver._ext import blokus3d as _ext
+from solver.blokus.selfplay import parse_strategy
+from solver.blokus3d.game import COLOURS, Game3D, Move3D
+from solver.blokus3d.pieces import PIECES
+from solver.blokus3d.templates import Template, template_by_name
+from solver.errors import SolverError
+from solver.montecarlo.experiment import Experiment, Tally
+from solver.montecarlo.seats import one_per_seat
+from solver.montecarlo.stats import mean_columns, wilson_interval
+
+
+def strategies_for(players: int, text: str) -> tuple[str, ...]:
+    """One strategy per seat from a comma list (one name applies to every seat)."""
+    return one_per_seat(text, players, parse_strategy)
+
+
+def _config(strategies) -> tuple[list[int], list[int], list[int]]:
+    parsed = [parse_strategy(s) for s in strategies]
+    return [p[0] for p in parsed], [p[1] for p in parsed], [p[2] for p in parsed]
+
+
+def choose_move(game: Game3D, strategy: str = "greedy", seed: int = 0, budget: int | None = None) -> Move3D | None:
+    """The move ``strategy`` plays for the colour to play in ``game`` (None if the game is over).
+
+    The same C code as self-play decides.  ``budget`` (for ``mc``) is the number of random
+    playouts per candidate move, overriding the strategy's own; ``seed`` makes the choice
+    reproducible.
+
+    >>> g = Game3D("tower", 2)
+    >>> choose_move(g, "greedy", seed=1).piece
+    'O4'
+    """
+    k = game.to_play
+    if k is None:
+        return None
+    kind, cand, sims = parse_strategy(strategy)
+    if budget is not None:
+        if budget < 1:
+            raise SolverError("the budget must be at least one playout per candidate")
+        sims = budget
+    n = game.players
+    code = _ext.choose_code(game.position, [kind] * n, [cand] * n, [sims] * n, seed & (2**64 - 1))
+    return game.move_from_code(k, code)
+
+
+@dataclass
+class SelfPlay3D(Experiment):
+    """Self-play on one template with one strategy per seat (seat 0 moves first)."""
+
+    template: str | Template = "pyramid"
+    players: int = 4
+    strategies: tuple[str, ...] = ("random",)
+    game = "blokus3d"
+
+    def _template(self) -> Template:
+        return self.template if isinstance(self.template, Template) else template_by_name(self.template)
+
+    def _strategies(self) -> tuple[str, ...]:
+        return strategies_for(self.players, ",".join(self.strategies))
+
+    def play_block(self, seed: int, n_games: int, n_record: int = 0) -> dict[str, np.ndarray]:
+        """Per-game arrays of a block of games (see ``solver._ext.blokus3d.simulate_block``)."""
+        start = Game3D(self._template(), self.players).position
+        return _ext.simulate_block(start, *_config(self._strategies()), seed, n_games, n_record)
+
+    def simulate(self, seed: int, n_games: int) -> Tally:
+        res = self.play_block(seed, n_games)
+        scores = res["scores"].astype(np.int64)
+        best = scores.max(axis=1, keepdims=True)
+        winner = scores == best
+        n_win = winner.sum(axis=1)
+        placed = res["placed"].astype(np.int64)
+        length = res["length"].astype(np.int64)
+        return {
+            "wins": (winner / n_win[:, None]).sum(axis=0),
+            "outright": (winner & (n_win[:, None] == 1)).sum(axis=0).astype(np.int64),
+            "shared": (winner & (n_win[:, None] > 1)).sum(axis=0).astype(np.int64),
+            "score": scores.sum(axis=0),
+            "score_sq": (scores * scores).sum(axis=0),
+            "placed": placed.sum(axis=0),
+            "placed_sq": (placed * placed).sum(axis=0),
+            "placed_all": (placed == len(PIECES)).sum(axis=0).astype(np.int64),
+            "length": int(length.sum()),
+            "length_sq": int((length * length).sum()),
+            "listed": int(res["listed"].sum()),
+            "decisions": int(res["decisions"].sum()),
+        }
+
+    def rows(self, tally: Tally, games: int) -> list[dict[str, Any]]:
+        t = self._template()
+        strategies = self._strategies()
+        out = []
+
+        def rate(x: float) -> float:
+            return x / games if games else float("nan")
+
+        for p in range(self.players):
+            def seat(key: str, p: int = p) -> float:
+                return float(tally[key][p]) if key in tally else 0.0
+
+            wins = seat("wins")
+            lo, hi = wilson_interval(wins, games)
+            row: dict[str, Any] = {
+                "game": self.game, "variant": t.name, "players": self.players, "seat": p,
+                "strategy": strategies[p], "games": games, "wins": wins,
+                "win_rate": rate(wins), "ci_low": lo, "ci_high": hi,
+                "outright_wins": int(seat("outright")), "outright_win_rate": rate(seat("outright")),
+                "shared_wins": int(seat("shared")), "shared_win_rate": rate(seat("shared")),
+                "colours": COLOURS[p],
+                "height": t.height(self.players),
+            }
+            row.update(mean_columns("score", seat("score"), seat("score_sq"), games))
+            row.update(mean_columns("pieces_placed", seat("placed"), seat("placed_sq"), games))
+            row["share_all_placed"] = rate(seat("placed_all"))
+            row.update(mean_columns("game_length", float(tally.get("length", 0)),
+                                    float(tally.get("length_sq", 0)), games))
+            decisions = tally.get("decisions", 0)
+            row["mean_legal_moves_per_ply"] = tally.get("listed", 0) / decisions if decisions else float("nan")
+            out.append(row)
+        return out
+
+    def record(self, seed: int, n_games: int) -> list[Game3D]:
+        """The first ``n_games`` games of the block seeded ``seed``, replayed as :class:`Game3D`
+        objects (the games the runner played: a block's games share one random stream in order)."""
+        res = self.play_block(seed, n_games, n_record=n_games)
+        games = []
+        for row in res["record"]:
+            g = Game3D(self._template(), self.players)
+            for word in row:
+                if word < 0:
+                    break
+                g.play(g.move_from_code(int(word) >> 16, int(word) & 0xFFFF))
+            games.append(g)
+        return games
