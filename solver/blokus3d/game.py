@@ -26,7 +26,14 @@ import numpy as np
 
 from solver._ext import blokus3d as _ext
 from solver.blokus3d.pieces import PIECES, Cube, normalize, piece_of_cubes
-from solver.blokus3d.templates import DEFAULT_TEMPLATE, MAX_SIDE, PLAYER_COUNTS, Template, template_by_name
+from solver.blokus3d.templates import (
+    DEFAULT_TEMPLATE,
+    MAX_HEIGHT,
+    MAX_SIDE,
+    PLAYER_COUNTS,
+    Template,
+    template_by_name,
+)
 from solver.errors import SolverError
 
 #: colour names in turn order (as in Blokus)
@@ -134,9 +141,10 @@ class Game3D:
         for c in cubes:
             if len(c) != 3 or min(c) < 0:
                 raise SolverError(f"bad cube {c}")
-            if c[0] >= MAX_SIDE or c[1] >= MAX_SIDE or c[2] >= self.height:
-                raise SolverError(f"cube {cube_text(c)} is outside the template "  # type: ignore[arg-type]
-                                  f"({MAX_SIDE}x{MAX_SIDE}, {self.height} levels)")
+            if c[0] >= MAX_SIDE or c[1] >= MAX_SIDE:
+                raise SolverError(f"cube {cube_text(c)} is outside the {MAX_SIDE}x{MAX_SIDE} board")  # type: ignore[arg-type]
+            if c[2] >= MAX_HEIGHT:
+                raise SolverError(f"cube {cube_text(c)} is above the height limit {self.height}")  # type: ignore[arg-type]
         piece_of_cubes(cubes)
         o = _ORIENT_INDEX[normalize(cubes)]
         code = _ext.encode(o, min(c[2] for c in cubes), min(c[0] for c in cubes), min(c[1] for c in cubes))
