@@ -67,6 +67,8 @@ cdef int o_cbot[MAXORIENT][MAXCUBES]        # each column: its lowest dz
 cdef uint64_t o_cols[MAXORIENT]             # the columns as a mask at anchor 0
 cdef uint64_t o_anchor[MAXORIENT]           # anchors keeping the box on the 8 x 8 board
 cdef int o_ok[MAXORIENT]                    # 0: a column has a gap (can never stand)
+cdef uint32_t o_bmask[MAXORIENT]            # bit dz: some column starts at level dz
+cdef uint32_t o_hmask[MAXORIENT]            # bits 0..h-1: the levels the piece spans
 cdef int p_first[NPIECES]
 cdef int p_count[NPIECES]
 cdef int p_size[NPIECES]
@@ -95,10 +97,13 @@ def _build_tables():
             o_ncol[o] = len(columns)
             o_cols[o] = 0
             o_ok[o] = 1
+            o_bmask[o] = 0
+            o_hmask[o] = (1 << o_h[o]) - 1
             for i, (cx, cy) in enumerate(columns):
                 zs = sorted(c[2] for c in shape if (c[0], c[1]) == (cx, cy))
                 o_csh[o][i] = cx + 8 * cy
                 o_cbot[o][i] = zs[0]
+                o_bmask[o] |= 1 << zs[0]
                 o_cols[o] |= (<uint64_t>1) << (cx + 8 * cy)
                 if max(zs) - min(zs) + 1 != len(zs):
                     o_ok[o] = 0
@@ -182,6 +187,7 @@ cdef int gen_moves(const State* s, int k, uint16_t* out, int stop_at_first) noex
     cdef uint64_t N[MAXH]
     cdef int p, o, z, n = 0, top = 0
     cdef uint64_t acc
+    cdef uint32_t emask = 0, nmask = 0   # bit z: E[z] (resp. N[z]) is not empty
     cdef int32_t left = s.left[k]
     if not left:
         return 0
@@ -189,6 +195,9 @@ cdef int gen_moves(const State* s, int k, uint16_t* out, int stop_at_first) noex
     for z in range(s.height):          # levels above the highest top square hold no bottoms
         if E[z]:
             top = z + 1
+            emask |= 1u << z
+        if N[z]:
+            nmask |= 1u << z
     for p in range(NPIECES):
         if not (left >> p) & 1:
             continue
@@ -196,6 +205,10 @@ cdef int gen_moves(const State* s, int k, uint16_t* out, int stop_at_first) noex
             if not o_ok[o]:
                 continue
             for z in range(min(top, s.height - o_h[o] + 1)):
+                # each column's bottom needs a top square on its level, and some level of the
+                # piece a contact cell
+                if ((emask >> z) & o_bmask[o]) != o_bmask[o] or not (nmask >> z) & o_hmask[o]:
+                    continue
                 acc = anchors(s, o, z, E, N)
                 while acc:
                     out[n] = <uint16_t>(((o << 3) | z) << 6 | b3d_ctz(acc))
@@ -679,3 +692,180 @@ def simulate_block(Position start, kinds, cands, sims, uint64_t seed, int n_game
         cfree(w.keys)
     return {"scores": scores, "placed": placed, "length": length, "listed": listed,
             "decisions": decisions, "record": record[:n_record]}
+
+
+# ---------------------------------------------------------------- box puzzles (exact cover + placing rules)
+
+cdef struct BoxSearch:
+    int n_cells
+    int width
+    int layer                       # cells per level (W * D)
+    uint64_t full
+    uint64_t level0
+    uint64_t nx0, nxw, ny0, nyd     # cells not on the x = 0 / x = W-1 / y = 0 / y = D-1 faces
+    const uint64_t* mask
+    const int32_t* piece
+    const int32_t* start            # placements whose lowest cell is c: start[c] .. start[c+1]-1
+    const int32_t* img              # n_sym x n_placements: index of each placement's image
+    int32_t n_pl
+    int32_t n_sym
+    int32_t copies[NPIECES]
+    int32_t chosen[64]
+    int32_t depth
+    int64_t tilings
+    int64_t classes
+    int64_t buildable
+    int64_t buildable_classes
+    int64_t nodes
+    int64_t max_nodes
+    int32_t stopped
+    int32_t example[64]
+    int32_t example_n
+
+
+cdef inline uint64_t box_neighbours(const BoxSearch* b, uint64_t m) noexcept nogil:
+    return (((m & b.nxw) << 1) | ((m & b.nx0) >> 1) | ((m & b.nyd) << b.width) | ((m & b.ny0) >> b.width)
+            | (m << b.layer) | (m >> b.layer)) & b.full
+
+
+cdef int box_buildable(const BoxSearch* b) noexcept nogil:
+    """Can the pieces be placed one by one, each standing (ground, placed cubes or its own cubes
+    below every cube) and, after the first, touching a placed piece face to face?  Once the first
+    piece is down, placing a piece never makes another unplaceable, so for each possible first
+    piece, placing any placeable piece until none is left decides."""
+    cdef uint64_t placed, m, done
+    cdef int i, first, progress, n = b.depth
+    for first in range(n):
+        m = b.mask[b.chosen[first]]
+        if ((m & ~b.level0) >> b.layer) & ~m:
+            continue
+        placed = m
+        done = (<uint64_t>1) << first
+        progress = 1
+        while progress:
+            progress = 0
+            for i in range(n):
+                if (done >> i) & 1:
+                    continue
+                m = b.mask[b.chosen[i]]
+                if ((m & ~b.level0) >> b.layer) & ~(placed | m) or not (box_neighbours(b, m) & placed):
+                    continue
+                placed |= m
+                done |= (<uint64_t>1) << i
+                progress = 1
+        if placed == b.full:
+            return 1
+    return 0
+
+
+cdef void sort_small(int32_t* a, int n) noexcept nogil:
+    cdef int i, j, t
+    for i in range(1, n):
+        t = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > t:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = t
+
+
+cdef int box_canonical(const BoxSearch* b) noexcept nogil:
+    """Is this tiling the least (as a sorted list of placement indices) of its symmetric images?"""
+    cdef int32_t mine[64]
+    cdef int32_t other[64]
+    cdef int g, i, n = b.depth
+    for i in range(n):
+        mine[i] = b.chosen[i]
+    sort_small(mine, n)
+    for g in range(b.n_sym):
+        for i in range(n):
+            other[i] = b.img[g * b.n_pl + b.chosen[i]]
+        sort_small(other, n)
+        for i in range(n):
+            if other[i] != mine[i]:
+                if other[i] < mine[i]:
+                    return 0
+                break
+    return 1
+
+
+cdef void box_search(BoxSearch* b, uint64_t filled) noexcept nogil:
+    cdef int c, i, p, canon, build
+    if b.stopped:
+        return
+    b.nodes += 1
+    if b.max_nodes and b.nodes > b.max_nodes:
+        b.stopped = 1
+        return
+    if filled == b.full:
+        b.tilings += 1
+        canon = box_canonical(b)
+        build = box_buildable(b)
+        b.classes += canon
+        b.buildable += build
+        if canon and build:
+            b.buildable_classes += 1
+            if b.example_n == 0:
+                for i in range(b.depth):
+                    b.example[i] = b.chosen[i]
+                b.example_n = b.depth
+        return
+    c = b3d_ctz(~filled)
+    for i in range(b.start[c], b.start[c + 1]):
+        p = b.piece[i]
+        if b.copies[p] == 0 or (b.mask[i] & filled):
+            continue
+        b.copies[p] -= 1
+        b.chosen[b.depth] = i
+        b.depth += 1
+        box_search(b, filled | b.mask[i])
+        b.depth -= 1
+        b.copies[p] += 1
+
+
+def box_count(int width, int depth, int height, masks, pieces, starts, images, copies,
+              int64_t max_nodes=0) -> dict:
+    """Count the exact covers of a W x D x H box by placements (``masks``/``pieces`` sorted by
+    lowest cell, ``starts`` the index of each cell's first one) using each piece at most
+    ``copies[p]`` times; also up to the symmetries whose placement images are ``images``
+    (n_sym x n_placements, identity left out), and how many can be built under the placing
+    rules.  ``max_nodes`` > 0 stops the search early (``complete`` False)."""
+    cdef BoxSearch b
+    memset(&b, 0, sizeof(BoxSearch))
+    cdef uint64_t[::1] mv = np.ascontiguousarray(masks, dtype=np.uint64)
+    cdef int32_t[::1] pv = np.ascontiguousarray(pieces, dtype=np.int32)
+    cdef int32_t[::1] sv = np.ascontiguousarray(starts, dtype=np.int32)
+    cdef int32_t[::1] iv = np.ascontiguousarray(np.asarray(images, dtype=np.int32).reshape(-1))
+    cdef int x, y, c, n_cells = width * depth * height
+    if n_cells > 63 or mv.shape[0] == 0 or sv.shape[0] != n_cells + 1:
+        raise ValueError("bad box")
+    b.n_cells = n_cells
+    b.width = width
+    b.layer = width * depth
+    b.full = ((<uint64_t>1) << n_cells) - 1
+    b.level0 = ((<uint64_t>1) << b.layer) - 1
+    for c in range(n_cells):
+        x = c % width
+        y = (c // width) % depth
+        if x != 0:
+            b.nx0 |= (<uint64_t>1) << c
+        if x != width - 1:
+            b.nxw |= (<uint64_t>1) << c
+        if y != 0:
+            b.ny0 |= (<uint64_t>1) << c
+        if y != depth - 1:
+            b.nyd |= (<uint64_t>1) << c
+    b.mask = &mv[0]
+    b.piece = &pv[0]
+    b.start = &sv[0]
+    b.n_pl = mv.shape[0]
+    b.n_sym = iv.shape[0] // b.n_pl
+    b.img = &iv[0] if b.n_sym else NULL
+    b.max_nodes = max_nodes
+    for c in range(NPIECES):
+        b.copies[c] = copies[c]
+    with nogil:
+        box_search(&b, 0)
+    return {"tilings": b.tilings, "classes": b.classes, "buildable": b.buildable,
+            "buildable_classes": b.buildable_classes, "nodes": b.nodes, "complete": not b.stopped,
+            "example": [b.example[i] for i in range(b.example_n)]}

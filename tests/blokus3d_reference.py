@@ -184,3 +184,51 @@ def perft(game: RefGame, depth: int) -> list[int]:
 
     walk(game, 0)
     return counts
+
+
+def box_ways(box, copies: int):
+    """Every exact cover of a W x D x H box by the pieces (each at most ``copies`` times), as a list
+    of (tiling, buildable); a tiling is a frozenset of (piece, cubes).  Plain recursion over the
+    first empty cell in (z, y, x) order."""
+    w, d, h = box
+    cells = sorted(((x, y, z) for x in range(w) for y in range(d) for z in range(h)), key=lambda c: (c[2], c[1], c[0]))
+    shapes = [(i, s) for i, cls in enumerate(PIECE_CLASSES) for s in cls]
+    out = []
+    used = [0] * len(PIECE_CLASSES)
+
+    def rec(filled: set, chosen: list) -> None:
+        free = next((c for c in cells if c not in filled), None)
+        if free is None:
+            out.append(frozenset(chosen))
+            return
+        for i, s in shapes:
+            if used[i] >= copies:
+                continue
+            anchor = min(s, key=lambda c: (c[2], c[1], c[0]))
+            cubes = frozenset((free[0] + a - anchor[0], free[1] + b - anchor[1], free[2] + c - anchor[2]) for a, b, c in s)
+            if all(0 <= x < w and 0 <= y < d and 0 <= z < h and (x, y, z) not in filled for x, y, z in cubes):
+                used[i] += 1
+                chosen.append((i, cubes))
+                rec(filled | cubes, chosen)
+                chosen.pop()
+                used[i] -= 1
+
+    rec(set(), [])
+    return [(t, buildable(t)) for t in out]
+
+
+def buildable(tiling) -> bool:
+    """Try every order (depth first) of placing the pieces under the placing rules."""
+    pieces = [set(c) for _, c in tiling]
+
+    def ok(placed: set, cubes: set) -> bool:
+        if any(z > 0 and (x, y, z - 1) not in placed and (x, y, z - 1) not in cubes for x, y, z in cubes):
+            return False
+        return not placed or any((x + a, y + b, z + c) in placed for x, y, z in cubes for a, b, c in FACES)
+
+    def rec(placed: set, left: list) -> bool:
+        if not left:
+            return True
+        return any(ok(placed, p) and rec(placed | p, [q for q in left if q is not p]) for p in left)
+
+    return rec(set(), pieces)
