@@ -136,3 +136,59 @@ def selfplay(template: str, players: str, strategy: str, record_file: str | None
                        f"scores {' '.join(map(str, g.scores()))}")
                    for i, g in enumerate(exp.record(block_seed(seed, 0), k), start=1)]
         write_text_atomic(record_file, write_games(entries))
+
+
+#: fill colours of the pieces in the puzzle pictures (one per piece of a way, in building order)
+PUZZLE_FILLS = ("#d03030", "#2f5fd0", "#e8c020", "#30a040", "#f08020", "#8040b0", "#20b2aa", "#a0522d",
+                "#db7093", "#556b2f", "#4682b4", "#777777", "#b8860b", "#008080")
+
+
+def _parse_box(text: str) -> tuple[int, int, int]:
+    from solver.errors import SolverError
+
+    parts = text.lower().replace("×", "x").split("x")
+    try:
+        w, d, h = (int(p) for p in parts)
+    except ValueError:
+        raise SolverError(f"bad box {text!r}: write WIDTHxDEPTHxHEIGHT, e.g. 3x3x3") from None
+    return w, d, h
+
+
+@group.command()
+@click.option("--box", default="3x3x3", show_default=True, help="Box to build, WIDTHxDEPTHxHEIGHT (at most 63 cells).")
+@click.option("--colours", "--colors", "colours", type=click.Choice(["one", "all"]), default="one",
+              show_default=True, help="Pieces of one colour (each piece once) or of all four (each shape 4 times).")
+@click.option("--max-nodes", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Stop the search after this many nodes (0: no limit); the counts are then lower bounds.")
+@click.option("--svg", "svg_file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              help="Write one buildable way as an isometric SVG drawing.")
+def puzzle(box: str, colours: str, max_nodes: int, svg_file: str | None) -> None:
+    """Build a box (the 3x3x3 cube) from Blokus 3D pieces under the placing rules: count the ways
+    (also up to the box's symmetries that keep up up) and show one, level by level."""
+    from solver.blokus3d.cube import box_puzzle, building_order
+    from solver.render.voxels import svg_isometric
+
+    size = _parse_box(box)
+    if svg_file:
+        check_writable(svg_file)
+    r = box_puzzle(size, colours, max_nodes)
+    w, d, h = size
+    bound = "" if r.complete else " (stopped at --max-nodes: the counts below are lower bounds)"
+    click.echo(f"box {w}x{d}x{h}, pieces of {colours} colour{'s' if colours == 'all' else ''}: "
+               f"{r.nodes:,} search nodes in {r.seconds:.2f} s{bound}")
+    click.echo(f"exact covers: {r.tilings:,} ({r.classes:,} up to the {r.symmetries} symmetries keeping up up)")
+    click.echo(f"buildable under the placing rules: {r.buildable:,} ({r.buildable_classes:,} up to symmetry)")
+    if not r.example:
+        return
+    order = building_order(r.example)
+    owner = {c: i for i, (_, cubes) in enumerate(order) for c in cubes}
+    click.echo("one way, pieces lettered in a building order (" +
+               ", ".join(f"{chr(65 + i)} {name}" for i, (name, _) in enumerate(order)) + "):")
+    for z in range(h - 1, -1, -1):
+        click.echo(f"level {z + 1}:")
+        for y in range(d - 1, -1, -1):
+            click.echo("  " + " ".join(chr(65 + owner[(x, y, z)]) for x in range(w)))
+    if svg_file:
+        cubes = {c: PUZZLE_FILLS[i % len(PUZZLE_FILLS)] for c, i in owner.items()}
+        foot = [(x, y) for x in range(w) for y in range(d)]
+        write_text_atomic(svg_file, svg_isometric(foot, cubes, title=f"{w}x{d}x{h} from Blokus 3D pieces"))

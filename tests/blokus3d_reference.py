@@ -192,7 +192,15 @@ def box_ways(box, copies: int):
     first empty cell in (z, y, x) order."""
     w, d, h = box
     cells = sorted(((x, y, z) for x in range(w) for y in range(d) for z in range(h)), key=lambda c: (c[2], c[1], c[0]))
-    shapes = [(i, s) for i, cls in enumerate(PIECE_CLASSES) for s in cls]
+    inside = set(cells)
+    fits: dict = {c: [] for c in cells}   # cell -> pieces in the box whose first cube is that cell
+    for i, cls in enumerate(PIECE_CLASSES):
+        for s in cls:
+            anchor = min(s, key=lambda c: (c[2], c[1], c[0]))
+            for x, y, z in cells:
+                cubes = frozenset((x + a - anchor[0], y + b - anchor[1], z + c - anchor[2]) for a, b, c in s)
+                if cubes <= inside:
+                    fits[(x, y, z)].append((i, cubes))
     out = []
     used = [0] * len(PIECE_CLASSES)
 
@@ -201,12 +209,8 @@ def box_ways(box, copies: int):
         if free is None:
             out.append(frozenset(chosen))
             return
-        for i, s in shapes:
-            if used[i] >= copies:
-                continue
-            anchor = min(s, key=lambda c: (c[2], c[1], c[0]))
-            cubes = frozenset((free[0] + a - anchor[0], free[1] + b - anchor[1], free[2] + c - anchor[2]) for a, b, c in s)
-            if all(0 <= x < w and 0 <= y < d and 0 <= z < h and (x, y, z) not in filled for x, y, z in cubes):
+        for i, cubes in fits[free]:
+            if used[i] < copies and not (cubes & filled):
                 used[i] += 1
                 chosen.append((i, cubes))
                 rec(filled | cubes, chosen)
@@ -226,9 +230,18 @@ def buildable(tiling) -> bool:
             return False
         return not placed or any((x + a, y + b, z + c) in placed for x, y, z in cubes for a, b, c in FACES)
 
-    def rec(placed: set, left: list) -> bool:
-        if not left:
-            return True
-        return any(ok(placed, p) and rec(placed | p, [q for q in left if q is not p]) for p in left)
+    failed: set[frozenset] = set()   # sets of placed pieces from which no order finishes
 
-    return rec(set(), pieces)
+    def rec(done: frozenset) -> bool:
+        if len(done) == len(pieces):
+            return True
+        if done in failed:
+            return False
+        placed = set().union(*(pieces[i] for i in done))
+        for i, p in enumerate(pieces):
+            if i not in done and ok(placed, p) and rec(done | {i}):
+                return True
+        failed.add(done)
+        return False
+
+    return rec(frozenset())
