@@ -14,9 +14,9 @@ The count is an exact-cover search in C (``solver._ext.blokus3d.box_count``): fi
 empty cell with every unused piece whose lowest cube fits there, test each full cover for the
 placing rules and for being the least of its symmetric images.
 
->>> r = box_puzzle((2, 2, 2))
->>> r.tilings, r.buildable, r.buildable_classes, r.complete
-(24, 24, 4)
+>>> r = box_puzzle((3, 3, 2))
+>>> r.tilings, r.classes, r.buildable, r.buildable_classes, r.complete
+(5696, 712, 5696, 712, True)
 """
 
 from __future__ import annotations

@@ -29,8 +29,8 @@ from solver.blokus3d.pieces import PIECES
 from solver.blokus3d.templates import Template, template_by_name
 from solver.errors import SolverError
 from solver.montecarlo.experiment import Experiment, Tally
-from solver.montecarlo.seats import one_per_seat
-from solver.montecarlo.stats import mean_columns, wilson_interval
+from solver.montecarlo.seats import one_per_seat, win_columns, win_shares
+from solver.montecarlo.stats import mean_columns
 
 
 def strategies_for(players: int, text: str) -> tuple[str, ...]:
@@ -90,15 +90,10 @@ class SelfPlay3D(Experiment):
     def simulate(self, seed: int, n_games: int) -> Tally:
         res = self.play_block(seed, n_games)
         scores = res["scores"].astype(np.int64)
-        best = scores.max(axis=1, keepdims=True)
-        winner = scores == best
-        n_win = winner.sum(axis=1)
         placed = res["placed"].astype(np.int64)
         length = res["length"].astype(np.int64)
         return {
-            "wins": (winner / n_win[:, None]).sum(axis=0),
-            "outright": (winner & (n_win[:, None] == 1)).sum(axis=0).astype(np.int64),
-            "shared": (winner & (n_win[:, None] > 1)).sum(axis=0).astype(np.int64),
+            **win_shares(scores),
             "score": scores.sum(axis=0),
             "score_sq": (scores * scores).sum(axis=0),
             "placed": placed.sum(axis=0),
@@ -122,16 +117,11 @@ class SelfPlay3D(Experiment):
             def seat(key: str, p: int = p) -> float:
                 return float(tally[key][p]) if key in tally else 0.0
 
-            wins = seat("wins")
-            lo, hi = wilson_interval(wins, games)
             row: dict[str, Any] = {
                 "game": self.game, "variant": t.name, "players": self.players, "seat": p,
-                "strategy": strategies[p], "games": games, "wins": wins,
-                "win_rate": rate(wins), "ci_low": lo, "ci_high": hi,
-                "outright_wins": int(seat("outright")), "outright_win_rate": rate(seat("outright")),
-                "shared_wins": int(seat("shared")), "shared_win_rate": rate(seat("shared")),
-                "colours": COLOURS[p],
-                "height": t.height(self.players),
+                "strategy": strategies[p], "games": games,
+                **win_columns(seat("wins"), seat("outright"), seat("shared"), games),
+                "colours": COLOURS[p], "height": t.height(self.players),
             }
             row.update(mean_columns("score", seat("score"), seat("score_sq"), games))
             row.update(mean_columns("pieces_placed", seat("placed"), seat("placed_sq"), games))
