@@ -107,6 +107,12 @@ def _build_tables():
                 o_cols[o] |= (<uint64_t>1) << (cx + 8 * cy)
                 if max(zs) - min(zs) + 1 != len(zs):
                     o_ok[o] = 0
+            for i in range(len(shape), MAXCUBES):        # pad: repeating a cube changes no OR
+                o_dz[o][i] = o_dz[o][0]
+                o_sh[o][i] = o_sh[o][0]
+            for i in range(len(columns), MAXCUBES):      # pad: repeating a column changes no AND
+                o_csh[o][i] = o_csh[o][0]
+                o_cbot[o][i] = o_cbot[o][0]
             o_anchor[o] = 0
             for y in range(8 - d + 1):
                 for x in range(8 - w + 1):
@@ -170,14 +176,15 @@ cdef void prepare(const State* s, int k, uint64_t* E, uint64_t* N) noexcept nogi
 
 cdef inline uint64_t anchors(const State* s, int o, int z, const uint64_t* E,
                              const uint64_t* N) noexcept nogil:
-    cdef uint64_t acc = o_anchor[o], t = 0
-    cdef int c
-    for c in range(o_ncol[o]):
-        acc &= E[z + o_cbot[o][c]] >> o_csh[o][c]
-        if not acc:
-            return 0
-    for c in range(o_n[o]):
-        t |= N[z + o_dz[o][c]] >> o_sh[o][c]
+    # branch-free: the tables are padded to 4 columns and 4 cubes (see _build_tables)
+    cdef const int* cb = o_cbot[o]
+    cdef const int* cs = o_csh[o]
+    cdef const int* dz = o_dz[o]
+    cdef const int* sh = o_sh[o]
+    cdef uint64_t acc = (o_anchor[o] & (E[z + cb[0]] >> cs[0]) & (E[z + cb[1]] >> cs[1])
+                         & (E[z + cb[2]] >> cs[2]) & (E[z + cb[3]] >> cs[3]))
+    cdef uint64_t t = ((N[z + dz[0]] >> sh[0]) | (N[z + dz[1]] >> sh[1])
+                       | (N[z + dz[2]] >> sh[2]) | (N[z + dz[3]] >> sh[3]))
     return acc & t
 
 
