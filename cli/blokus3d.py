@@ -91,7 +91,7 @@ def show(record: str, svg_file: str | None, ansi: bool | None) -> None:
     if ansi is None:
         ansi = sys.stdout.isatty()
     tops = {sq: (game.colour_name(k), h) for sq, (k, h) in game.top_view().items()}
-    click.echo(text_top_view(t.width, t.depth, t.cells, tops, ansi=ansi))
+    click.echo(text_top_view(t.width, t.depth, t.cells, tops, ansi=ansi), color=ansi)
     for k, (name, score) in enumerate(zip(game.colours, game.scores(), strict=True)):
         state = "out" if game.is_out(k) else "in"
         click.echo(f"{name:7s} score {score:4d}  ({state}) pieces left: {' '.join(game.pieces_left(k)) or '-'}")

@@ -72,6 +72,10 @@ def test_moves_show_and_selfplay(record, tmp_path, capsys):
     code, out, _ = run(["blokus3d", "show", record, "--svg", str(svg)], capsys)
     assert code == 0 and "game over" in out and "yellow" in out
     assert svg.read_text().startswith("<svg") and svg.read_text().count("<polygon") > 20
+    code, out, _ = run(["blokus3d", "show", record, "--ansi"], capsys)
+    assert code == 0 and "\x1b[" in out
+    code, out, _ = run(["blokus3d", "show", record, "--no-ansi"], capsys)
+    assert code == 0 and "\x1b[" not in out
     table = list(csv.DictReader(open(tmp_path / "t.csv")))
     assert [r["seat"] for r in table] == ["0", "1", "2"] and table[0]["variant"] == "steps"
     assert list(table[0])[:10] == ["game", "variant", "players", "seat", "strategy", "games", "wins",
@@ -113,7 +117,7 @@ def test_bad_input(tmp_path, capsys):
     path.write_text('{"format": "blokus3d-record", "version": 1, "players": 2, '
                     '"template": {"name": "x", "footprint": ["###"], "heights": {"2": 2}}, '
                     '"moves": [{"colour": "blue", "piece": "X9", "cubes": ["a1:1", "b1:1"]}]}')
-    bad(["blokus3d", "show", str(path)], capsys, "not X9")
+    bad(["blokus3d", "show", str(path)], capsys, "unknown piece 'X9'")
     path.write_text('{"format": "blokus3d-record", "version": 1, "players": 2, '
                     '"template": {"name": "x", "footprint": ["###"], "heights": {"2": 2}}, '
                     '"moves": [{"colour": "blue", "cubes": ["a1:2", "b1:2"]}]}')

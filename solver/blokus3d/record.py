@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.blokus3d.game import Game3D
+from solver.blokus3d.pieces import piece_by_name
 from solver.blokus3d.templates import template_from_data
 from solver.errors import SolverError
 
@@ -83,7 +84,7 @@ def game_from_data(data: Any, where: str) -> Game3D:
         try:
             colour = game.colour_index(entry["colour"])
             move = game.move_from_cubes(",".join(entry["cubes"]), colour)
-            if "piece" in entry and str(entry["piece"]).lower() != move.piece.lower():
+            if "piece" in entry and piece_by_name(str(entry["piece"])).name != move.piece:
                 raise SolverError(f"the cubes form piece {move.piece}, not {entry['piece']}")
             game.play(move)
         except SolverError as exc:
