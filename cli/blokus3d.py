@@ -16,8 +16,15 @@ RECORD_MAX_GAMES = 1000
 
 template_option = click.option("--template", "-t", "template", default=DEFAULT_TEMPLATE, show_default=True,
                                help=f"Template: {', '.join(TEMPLATES)}, or a template FILE (.toml/.json).")
-players_option = click.option("--players", "-p", type=click.Choice([str(p) for p in PLAYER_COUNTS]),
-                              default="4", show_default=True, help="Number of players (one colour each).")
+players_option = click.option("--players", "-p", type=click.Choice([*map(str, PLAYER_COUNTS), "2x2"]),
+                              default="4", show_default=True,
+                              help="Number of players, one colour each; 2x2: two players with two colours each "
+                                   "(Rumis; the better colour counts).")
+
+
+def _players(text: str) -> tuple[int, int]:
+    """``4`` -> (4, 1); ``2x2`` -> (2, 2)."""
+    return (2, 2) if text == "2x2" else (int(text), 1)
 
 
 @click.group(name="blokus3d")
@@ -31,7 +38,7 @@ def _game(record: str | None, template: str, players: str):
 
     if record:
         return read_file(record)
-    return Game3D(resolve_template(template), int(players))
+    return Game3D(resolve_template(template), *_players(players))
 
 
 @group.command()
@@ -96,7 +103,10 @@ def show(record: str, svg_file: str | None, ansi: bool | None) -> None:
         state = "out" if game.is_out(k) else "in"
         click.echo(f"{name:7s} score {score:4d}  ({state}) pieces left: {' '.join(game.pieces_left(k)) or '-'}")
     to_play = game.to_play
-    click.echo(f"template {t.name}, {game.players} players, height {game.height}; {len(game.moves)} moves; "
+    if game.colours_each == 2:
+        click.echo("players: " + ", ".join(f"{'+'.join(game.colours[p::game.players])} {s}"
+                                           for p, s in enumerate(game.player_scores())))
+    click.echo(f"template {t.name}, {game.setup_name} players, height {game.height}; {len(game.moves)} moves; "
                + ("game over" if to_play is None else f"{game.colour_name(to_play)} to play"))
     if svg_file:
         cubes = {c: game.colour_name(k) for c, k in game.cubes().items()}
@@ -123,9 +133,9 @@ def selfplay(template: str, players: str, strategy: str, record_file: str | None
     from solver.blokus3d.selfplay import SelfPlay3D, strategies_for
 
     t = resolve_template(template)
-    n = int(players)
-    t.height(n)
-    exp = SelfPlay3D(t, n, strategies_for(n, strategy))
+    n, each = _players(players)
+    t.height(n * each)
+    exp = SelfPlay3D(t, n, strategies_for(n, strategy), each)
     if record_file:
         check_writable(record_file)
     run_and_report([exp], games=games, seed=seed, workers=workers, backend=backend, scheduler=scheduler,

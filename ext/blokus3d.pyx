@@ -467,6 +467,7 @@ DEF STRAT_MC = 2
 
 
 cdef struct Config:
+    int32_t n_players               # colour k belongs to player k % n_players (Rumis 2x2: two each)
     int32_t kind[MAXCOLOURS]
     int32_t cand[MAXCOLOURS]        # mc: candidate moves looked at
     int32_t sims[MAXCOLOURS]        # mc: playouts per candidate
@@ -477,15 +478,18 @@ cdef struct Work:
     int64_t* keys
 
 
-cdef void tops(const State* s, int k, uint64_t* own, uint64_t* others) noexcept nogil:
-    """Squares whose top cube is colour k's (own) or another colour's (others)."""
+cdef void tops(const Config* cfg, const State* s, int k, uint64_t* own, uint64_t* others) noexcept nogil:
+    """Squares whose top cube is of a colour of k's player (own) or of another player (others)."""
     cdef int z, j
     cdef uint64_t t
     own[0] = 0
     others[0] = 0
     for z in range(s.height):
         t = s.layer[z] & ~s.layer[z + 1]
-        own[0] |= s.col[k][z] & t
+        j = k % cfg.n_players
+        while j < s.n_colours:
+            own[0] |= s.col[j][z] & t
+            j += cfg.n_players
     for z in range(s.height):
         others[0] |= s.layer[z] & ~s.layer[z + 1]
     others[0] &= ~own[0]
@@ -500,11 +504,12 @@ cdef inline int64_t greedy_key(int code, uint64_t own, uint64_t others) noexcept
     return ((o_ncol[o] - b3d_popcount(cols & own) + b3d_popcount(cols & others)) << 4) + o_n[o]
 
 
-cdef int choose_greedy(const State* s, int k, uint16_t* moves, int n, Rng* rng) noexcept nogil:
+cdef int choose_greedy(const Config* cfg, const State* s, int k, uint16_t* moves, int n,
+                       Rng* rng) noexcept nogil:
     cdef uint64_t own, others
     cdef int i, best = 0, ties = 0
     cdef int64_t key, best_key = -1
-    tops(s, k, &own, &others)
+    tops(cfg, s, k, &own, &others)
     for i in range(n):
         key = greedy_key(moves[i], own, others)
         if key > best_key:
@@ -531,17 +536,27 @@ cdef int64_t random_playout(State* s, Rng* rng, uint16_t* buf) noexcept nogil:
         advance(s)
 
 
+cdef inline int player_score(const Config* cfg, const State* s, int p) noexcept nogil:
+    """A player's score: its colour's, or the better of its colours' (Rumis two-player game)."""
+    cdef int j = p, best = -1000000
+    while j < s.n_colours:
+        best = max(best, colour_score(s, j))
+        j += cfg.n_players
+    return best
+
+
 cdef int choose_mc(const Config* cfg, const State* s, int k, uint16_t* moves, int n, Rng* rng,
                    Work* w) noexcept nogil:
     """Flat Monte Carlo: the greedy-best ``cand`` moves, ``sims`` random playouts each; best mean
-    of (score margin over the best other colour + 10 x win share)."""
+    of (score margin over the best other player + 10 x win share)."""
     cdef int ncand = cfg.cand[k], nsims = cfg.sims[k]
     cdef int i, j, t, bi, best = 0, nwin, other, mine
     cdef int64_t kmax
     cdef double value, best_value = -1e300
     cdef uint64_t own, others
     cdef State child
-    tops(s, k, &own, &others)
+    cdef int me = k % cfg.n_players
+    tops(cfg, s, k, &own, &others)
     for i in range(n):
         w.keys[i] = greedy_key(moves[i], own, others) * 64 + rng_below(rng, 64)
     if ncand > n:
@@ -564,14 +579,14 @@ cdef int choose_mc(const Config* cfg, const State* s, int k, uint16_t* moves, in
             play(&child, k, moves[j])
             advance(&child)
             random_playout(&child, rng, w.buf)
-            mine = colour_score(&child, k)
+            mine = player_score(cfg, &child, me)
             other = -1000000
             nwin = 1
-            for i in range(child.n_colours):
-                if i != k:
-                    other = max(other, colour_score(&child, i))
-            for i in range(child.n_colours):
-                if i != k and colour_score(&child, i) == mine:
+            for i in range(cfg.n_players):
+                if i != me:
+                    other = max(other, player_score(cfg, &child, i))
+            for i in range(cfg.n_players):
+                if i != me and player_score(cfg, &child, i) == mine:
                     nwin += 1
             value += mine - other
             if mine >= other:
@@ -586,21 +601,23 @@ cdef int decide(const Config* cfg, const State* s, int k, uint16_t* moves, int n
                 Work* w) noexcept nogil:
     """Index into ``moves`` of the move colour k's strategy plays (self-play and choose_code)."""
     if cfg.kind[k] == STRAT_GREEDY:
-        return choose_greedy(s, k, moves, n, rng)
+        return choose_greedy(cfg, s, k, moves, n, rng)
     if cfg.kind[k] == STRAT_MC:
         return choose_mc(cfg, s, k, moves, n, rng, w)
     return rng_below(rng, <uint32_t>n)
 
 
-cdef void config_from(Config* cfg, kinds, cands, sims):
+cdef void config_from(Config* cfg, kinds, cands, sims, int n_players):
+    """Strategies per colour; ``n_players`` < number of colours: colour k is player k % n_players's."""
     memset(cfg, 0, sizeof(Config))
+    cfg.n_players = n_players if n_players > 0 else len(kinds)
     for k in range(len(kinds)):
         cfg.kind[k] = kinds[k]
         cfg.cand[k] = max(1, cands[k])
         cfg.sims[k] = max(1, sims[k])
 
 
-def choose_code(Position pos, kinds, cands, sims, uint64_t seed) -> int:
+def choose_code(Position pos, kinds, cands, sims, uint64_t seed, int n_players=0) -> int:
     """The move code the strategy of the colour due plays (after skipping colours that are out or
     cannot move, as self-play does); -1 if the game is over."""
     cdef Config cfg
@@ -608,7 +625,7 @@ def choose_code(Position pos, kinds, cands, sims, uint64_t seed) -> int:
     cdef Rng rng
     cdef Work w
     cdef int n, idx, code = -1
-    config_from(&cfg, kinds, cands, sims)
+    config_from(&cfg, kinds, cands, sims, n_players)
     memcpy(&s, &pos.s, sizeof(State))
     rng_seed(&rng, seed)
     cdef uint16_t* moves = <uint16_t*>malloc(MAXLIST * sizeof(uint16_t))
@@ -645,8 +662,9 @@ def random_playouts(Position start, uint64_t seed, int n_games) -> tuple:
 
 
 def simulate_block(Position start, kinds, cands, sims, uint64_t seed, int n_games,
-                   int n_record=0) -> dict:
-    """Play ``n_games`` games from ``start`` with a strategy per colour; per-game numpy arrays:
+                   int n_record=0, int n_players=0) -> dict:
+    """Play ``n_games`` games from ``start`` with a strategy per colour (``n_players`` < colours:
+    colour k is player k % n_players's, whose score is its better colour's); per-game numpy arrays:
     ``scores`` and ``placed`` (games x colours), ``length`` (placements), ``listed`` (legal moves
     listed on the decisions), ``decisions`` and for the first ``n_record`` games ``record``
     (colour << 16 | move code, -1 padded)."""
@@ -655,7 +673,7 @@ def simulate_block(Position start, kinds, cands, sims, uint64_t seed, int n_game
     cdef Rng rng
     cdef Work w
     cdef int g, k, n, idx, nc = start.s.n_colours
-    config_from(&cfg, kinds, cands, sims)
+    config_from(&cfg, kinds, cands, sims, n_players)
     n_record = max(0, min(n_record, n_games))
     scores = np.zeros((n_games, nc), dtype=np.int32)
     placed = np.zeros((n_games, nc), dtype=np.int32)

@@ -172,3 +172,17 @@ def test_cube_puzzle_command(tmp_path, capsys):
     assert code == 0 and "lower bounds" in out
     with pytest.raises(SolverError):
         box_puzzle((3, 3, 3), "some")
+
+
+def test_two_colours_each(tmp_path, capsys):
+    path = tmp_path / "g.json"
+    code, out, _ = run(["blokus3d", "selfplay", "-p", "2x2", "--strategy", "greedy,random", "-n", "10", "-j", "1",
+                        "-q", "--record", str(path), "--record-games", "1"], capsys)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and [r["variant"] for r in rows] == ["pyramid-2x2"] * 2 and rows[1]["colours"] == "yellow+green"
+    assert json.loads(path.read_text())["colours_each"] == 2
+    code, out, _ = run(["blokus3d", "show", str(path)], capsys)
+    assert code == 0 and "players: blue+red" in out and "2x2 players" in out
+    code, out, _ = run(["blokus3d", "perft", "-p", "2x2", "-d", "1"], capsys)
+    code4, out4, _ = run(["blokus3d", "perft", "-p", "4", "-d", "1"], capsys)
+    assert code == code4 == 0 and out == out4

@@ -249,3 +249,31 @@ def test_record_round_trip_on_a_user_template(tmp_path):
 def test_malformed_records(text, message):
     with pytest.raises(SolverError, match=message):
         read_games(text, "bad.json")
+
+
+def test_two_players_with_two_colours_each():
+    """Rumis 2x2: the rules per colour are the four-colour game's; a player scores its better colour."""
+    rng = random.Random(5)
+    for template in ("pyramid", "steps"):
+        g = Game3D(template, 2, colours_each=2)
+        r = ref.RefGame(g.template.cells, g.template.height(4), 4)
+        while (k := g.to_play) is not None:
+            assert k == r.to_play() and g.player_of(k) == k % 2
+            assert engine_legal(g, k) == r.legal(k)
+            if len(g.moves) % 7 == 3:
+                assert choose_move(g, "mc:2:2", seed=1) in g.legal_moves()
+                assert choose_move(g, "greedy", seed=1) in g.legal_moves()
+            r.play(k, g.play(rng.choice(g.legal_moves())).cubes)
+        s = r.scores()
+        assert g.scores() == s and g.player_scores() == [max(s[0], s[2]), max(s[1], s[3])]
+        again = read_games(write_games([(g, "")]), "t")[0]
+        assert again.colours_each == 2 and again.player_scores() == g.player_scores()
+    exp = SelfPlay3D("corner", 2, ("greedy", "random"), colours_each=2)
+    block = exp.play_block(3, 5, n_record=5)
+    for i, g in enumerate(exp.record(3, 5)):
+        assert g.scores() == list(block["scores"][i])
+    rows = exp.rows(exp.simulate(3, 5), 5)
+    assert [r["colours"] for r in rows] == ["blue+red", "yellow+green"]
+    assert sum(r["wins"] for r in rows) == pytest.approx(5)
+    with pytest.raises(SolverError, match="two-player game only"):
+        Game3D("pyramid", 3, colours_each=2)

@@ -89,22 +89,36 @@ class Game3D:
     can place, None when every colour is out.
     """
 
-    def __init__(self, template: Template | str = DEFAULT_TEMPLATE, players: int = 4) -> None:
+    def __init__(self, template: Template | str = DEFAULT_TEMPLATE, players: int = 4,
+                 colours_each: int = 1) -> None:
         if isinstance(template, str):
             template = template_by_name(template)
         if players not in PLAYER_COUNTS:
             raise SolverError(f"Blokus 3D is for 2, 3 or 4 players, not {players}")
+        if colours_each not in (1, 2) or (colours_each == 2 and players != 2):
+            raise SolverError("two colours each is the two-player game only (players 2x2)")
         self.template = template
         self.players = players
-        self.height = template.height(players)
-        self.position = _ext.Position(template.mask, self.height, players)
+        self.colours_each = colours_each
+        self.n_colours = players * colours_each
+        self.height = template.height(self.n_colours)   # 2x2: four colours build, as with four players
+        self.position = _ext.Position(template.mask, self.height, self.n_colours)
         self.moves: list[Move3D] = []
         self._history: list[_ext.Position] = []
 
     # ------------------------------------------------------------------ names
     @property
     def colours(self) -> tuple[str, ...]:
-        return COLOURS[: self.players]
+        return COLOURS[: self.n_colours]
+
+    @property
+    def setup_name(self) -> str:
+        """``4`` players, or ``2x2`` for two players with two colours each."""
+        return f"{self.players}x2" if self.colours_each == 2 else str(self.players)
+
+    def player_of(self, colour: int) -> int:
+        """Player moving ``colour`` (colours alternate between the players)."""
+        return colour % self.players
 
     def colour_name(self, colour: int) -> str:
         return COLOURS[colour]
@@ -112,7 +126,7 @@ class Game3D:
     def colour_index(self, name: str | int) -> int:
         """Colour by index, name or first letter; SolverError if this game has no such colour."""
         if isinstance(name, int) and not isinstance(name, bool):
-            if 0 <= name < self.players:
+            if 0 <= name < self.n_colours:
                 return name
         elif isinstance(name, str):
             key = name.strip().lower()
@@ -210,7 +224,7 @@ class Game3D:
             raise SolverError(f"illegal move {self.move_text(move)} for {self.colour_name(move.colour)}: {reason}")
         self._history.append(self.position.copy())
         self.position.play(move.colour, move.code)
-        self.position.to_play = (move.colour + 1) % self.players
+        self.position.to_play = (move.colour + 1) % self.n_colours
         self.moves.append(move)
         return move
 
@@ -226,13 +240,13 @@ class Game3D:
     def to_play(self) -> int | None:
         """The colour due that can place; colours passed over on the way are out for good."""
         pos = self.position
-        for _ in range(self.players):
+        for _ in range(self.n_colours):
             k = pos.to_play
             if not pos.is_out(k):
                 if pos.has_move(k):
                     return k
                 pos.mark_out(k)
-            pos.to_play = (k + 1) % self.players
+            pos.to_play = (k + 1) % self.n_colours
         return None
 
     def is_over(self) -> bool:
@@ -247,12 +261,17 @@ class Game3D:
 
     def scores(self) -> list[int]:
         """Per colour: squares whose top cube is that colour, minus one per unplaced piece."""
-        return [self.position.score(k) for k in range(self.players)]
+        return [self.position.score(k) for k in range(self.n_colours)]
+
+    def player_scores(self) -> list[int]:
+        """Per player: its colour's score (two colours each: the better one, as Rumis counts)."""
+        s = self.scores()
+        return [max(s[p::self.players]) for p in range(self.players)]
 
     def winners(self) -> list[int]:
-        """Colours with the best score (more than one: a shared win)."""
-        s = self.scores()
-        return [k for k, v in enumerate(s) if v == max(s)]
+        """Players with the best score (more than one: a shared win)."""
+        s = self.player_scores()
+        return [p for p, v in enumerate(s) if v == max(s)]
 
     def cubes(self) -> dict[Cube, int]:
         """Cube -> colour index of every placed cube."""

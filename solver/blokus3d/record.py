@@ -7,6 +7,7 @@
       "version": 1,
       "template": {"name": "pyramid", "footprint": ["#####", ...], "heights": {"2": 3, "3": 4, "4": 5}},
       "players": 4,
+      "colours_each": 1,
       "moves": [
         {"colour": "blue", "piece": "L4", "cubes": ["a1:1", "b1:1", "c1:1", "a2:1"]},
         ...
@@ -15,7 +16,8 @@
     }
 
 The template is stored whole, so a record made on a user's own template reads back without the
-file.  Each move names its colour and its cubes (``c2:1``: column c, row 2, level 1 = ground);
+file.  ``colours_each`` (default 1) is 2 for the two-player game with two colours each (blue and
+red for the first player, yellow and green for the second).  Each move names its colour and its cubes (``c2:1``: column c, row 2, level 1 = ground);
 ``piece`` is optional on reading and checked when present.  Colours move in turn order; a colour
 skipped in the record is one that could not place and is out (the reader checks this, as it
 checks every rule, by replaying the moves).
@@ -48,6 +50,7 @@ def game_to_data(game: Game3D, comment: str = "") -> dict[str, Any]:
         "version": VERSION,
         "template": game.template.to_dict(),
         "players": game.players,
+        **({"colours_each": 2} if game.colours_each == 2 else {}),
         "moves": [{"colour": game.colour_name(m.colour), "piece": m.piece,
                    "cubes": game.move_text(m).split(",")} for m in game.moves],
     }
@@ -73,7 +76,10 @@ def game_from_data(data: Any, where: str) -> Game3D:
     players = data.get("players")
     if not isinstance(players, int) or isinstance(players, bool):
         raise SolverError(f"{where}: players must be 2, 3 or 4")
-    game = Game3D(template, players)
+    each = data.get("colours_each", 1)
+    if each not in (1, 2) or isinstance(each, bool):
+        raise SolverError(f"{where}: colours_each must be 1 or 2")
+    game = Game3D(template, players, each)
     moves = data.get("moves", [])
     if not isinstance(moves, list):
         raise SolverError(f"{where}: moves must be a list")

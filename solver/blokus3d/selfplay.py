@@ -62,19 +62,24 @@ def choose_move(game: Game3D, strategy: str = "greedy", seed: int = 0, budget: i
         if budget < 1:
             raise SolverError("the budget must be at least one playout per candidate")
         sims = budget
-    n = game.players
-    code = _ext.choose_code(game.position, [kind] * n, [cand] * n, [sims] * n, seed & (2**64 - 1))
+    n = game.n_colours
+    code = _ext.choose_code(game.position, [kind] * n, [cand] * n, [sims] * n, seed & (2**64 - 1), game.players)
     return game.move_from_code(k, code)
 
 
 @dataclass
 class SelfPlay3D(Experiment):
-    """Self-play on one template with one strategy per seat (seat 0 moves first)."""
+    """Self-play on one template with one strategy per seat (seat 0 moves first); ``colours_each=2``
+    is the Rumis two-player game with two colours each (seat p moves colours p and p + 2)."""
 
     template: str | Template = "pyramid"
     players: int = 4
     strategies: tuple[str, ...] = ("random",)
+    colours_each: int = 1
     game = "blokus3d"
+
+    def new_game(self) -> Game3D:
+        return Game3D(self._template(), self.players, self.colours_each)
 
     def _template(self) -> Template:
         return self.template if isinstance(self.template, Template) else template_by_name(self.template)
@@ -84,13 +89,19 @@ class SelfPlay3D(Experiment):
 
     def play_block(self, seed: int, n_games: int, n_record: int = 0) -> dict[str, np.ndarray]:
         """Per-game arrays of a block of games (see ``solver._ext.blokus3d.simulate_block``)."""
-        start = Game3D(self._template(), self.players).position
-        return _ext.simulate_block(start, *_config(self._strategies()), seed, n_games, n_record)
+        strategies = self._strategies()
+        per_colour = [strategies[k % self.players] for k in range(self.players * self.colours_each)]
+        return _ext.simulate_block(self.new_game().position, *_config(per_colour), seed, n_games, n_record,
+                                   self.players)
 
     def simulate(self, seed: int, n_games: int) -> Tally:
         res = self.play_block(seed, n_games)
-        scores = res["scores"].astype(np.int64)
-        placed = res["placed"].astype(np.int64)
+        n = len(res["length"])
+        by_player = (n, self.colours_each, self.players)       # colour k = e * players + p
+        colour_scores = res["scores"].astype(np.int64).reshape(by_player)
+        scores = colour_scores.max(axis=1)                     # two colours each: the better counts
+        colour_placed = res["placed"].astype(np.int64).reshape(by_player)
+        placed = colour_placed.sum(axis=1)
         length = res["length"].astype(np.int64)
         return {
             **win_shares(scores),
@@ -98,7 +109,7 @@ class SelfPlay3D(Experiment):
             "score_sq": (scores * scores).sum(axis=0),
             "placed": placed.sum(axis=0),
             "placed_sq": (placed * placed).sum(axis=0),
-            "placed_all": (placed == len(PIECES)).sum(axis=0).astype(np.int64),
+            "placed_all": (colour_placed == len(PIECES)).sum(axis=(0, 1)).astype(np.int64),
             "length": int(length.sum()),
             "length_sq": int((length * length).sum()),
             "listed": int(res["listed"].sum()),
@@ -118,14 +129,15 @@ class SelfPlay3D(Experiment):
                 return float(tally[key][p]) if key in tally else 0.0
 
             row: dict[str, Any] = {
-                "game": self.game, "variant": t.name, "players": self.players, "seat": p,
-                "strategy": strategies[p], "games": games,
+                "game": self.game, "variant": t.name + ("-2x2" if self.colours_each == 2 else ""),
+                "players": self.players, "seat": p, "strategy": strategies[p], "games": games,
                 **win_columns(seat("wins"), seat("outright"), seat("shared"), games),
-                "colours": COLOURS[p], "height": t.height(self.players),
+                "colours": "+".join(COLOURS[p::self.players][: self.colours_each]),
+                "height": t.height(self.players * self.colours_each),
             }
             row.update(mean_columns("score", seat("score"), seat("score_sq"), games))
             row.update(mean_columns("pieces_placed", seat("placed"), seat("placed_sq"), games))
-            row["share_all_placed"] = rate(seat("placed_all"))
+            row["share_all_placed"] = rate(seat("placed_all") / self.colours_each)
             row.update(mean_columns("game_length", float(tally.get("length", 0)),
                                     float(tally.get("length_sq", 0)), games))
             decisions = tally.get("decisions", 0)
@@ -139,7 +151,7 @@ class SelfPlay3D(Experiment):
         res = self.play_block(seed, n_games, n_record=n_games)
         games = []
         for row in res["record"]:
-            g = Game3D(self._template(), self.players)
+            g = self.new_game()
             for word in row:
                 if word < 0:
                     break
