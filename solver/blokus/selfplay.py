@@ -30,8 +30,8 @@ from solver.blokus.game import Game
 from solver.blokus.variants import ROTATING, Variant, variant_by_name
 from solver.errors import SolverError
 from solver.montecarlo.experiment import Experiment, Tally
-from solver.montecarlo.seats import one_per_seat, win_columns, win_shares
-from solver.montecarlo.stats import mean_columns
+from solver.montecarlo.seats import one_per_seat
+from solver.montecarlo.stats import mean_columns, wilson_interval
 
 STRATEGY_KINDS = {"random": 0, "greedy": 1, "mc": 2}
 MC_DEFAULT = (8, 16)
@@ -101,9 +101,13 @@ class SelfPlay(Experiment):
             p = v.player_of[k]
             if p != ROTATING and v.counted[k]:
                 side[:, v.sides[p]] += scores[:, k]
+        best = side.max(axis=1, keepdims=True)
+        winner = side == best
+        n_win = winner.sum(axis=1)
         seat_side = np.array(v.sides)
-        won = win_shares(side)                               # per side; a seat gets its side's
+        seat_win = winner[:, seat_side]                      # games x players
         seat_score = side[:, seat_side]
+        share = seat_win / n_win[:, None]
         own = np.zeros((v.n_colours, v.n_players), dtype=np.int64)
         for k in range(v.n_colours):
             if v.player_of[k] != ROTATING:
@@ -111,9 +115,9 @@ class SelfPlay(Experiment):
         placed_all = res["all_placed"].astype(np.int64) @ own  # games x players
         length = res["length"].astype(np.int64)
         return {
-            "wins": won["wins"][seat_side],
-            "outright": won["outright"][seat_side],
-            "shared": won["shared"][seat_side],
+            "wins": share.sum(axis=0),
+            "outright": (seat_win & (n_win[:, None] == 1)).sum(axis=0).astype(np.int64),
+            "shared": (seat_win & (n_win[:, None] > 1)).sum(axis=0).astype(np.int64),
             "score": seat_score.sum(axis=0),
             "score_sq": (seat_score * seat_score).sum(axis=0),
             "placed_all": placed_all.sum(axis=0),
@@ -137,11 +141,17 @@ class SelfPlay(Experiment):
             def seat(key: str, p: int = p) -> float:
                 return seat_value(key, p)
 
+            wins = seat("wins")
             row: dict[str, Any] = {
                 "game": self.game, "variant": v.name, "players": v.n_players, "seat": p,
-                "strategy": strategies[p], "games": games,
+                "strategy": strategies[p], "games": games, "wins": wins,
             }
-            row.update(win_columns(seat("wins"), seat("outright"), seat("shared"), games))
+            lo, hi = wilson_interval(wins, games)
+            row.update(win_rate=wins / games if games else float("nan"), ci_low=lo, ci_high=hi)
+            row["outright_wins"] = int(seat("outright"))
+            row["outright_win_rate"] = row["outright_wins"] / games if games else float("nan")
+            row["shared_wins"] = int(seat("shared"))
+            row["shared_win_rate"] = row["shared_wins"] / games if games else float("nan")
             row["first_move"] = v.first_move
             row["colours"] = names[p]
             row["side"] = v.sides[p] + 1
