@@ -31,7 +31,6 @@ from solver.montecarlo.experiment import Experiment, Tally
 from solver.montecarlo.seats import one_per_seat, win_columns, win_shares
 from solver.montecarlo.stats import mean_columns
 
-
 STRATEGY_KINDS = {"random": 0, "greedy": 1, "mc": 2}
 MC_DEFAULT = (8, 16)
 
