@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from solver._ext import blokus3d as _ext
+from solver.blokus.players import parse_strategy as blokus_strategy
 from solver.blokus3d.game import COLOURS, Game3D, Move3D
 from solver.blokus3d.pieces import PIECES
 from solver.blokus3d.templates import Template, template_by_name
@@ -32,35 +33,20 @@ from solver.montecarlo.seats import one_per_seat, win_columns, win_shares
 from solver.montecarlo.stats import mean_columns
 
 STRATEGY_KINDS = {"random": 0, "greedy": 1, "mc": 2}
-MC_DEFAULT = (8, 16)
 
 
 def parse_strategy(text: str) -> tuple[int, int, int]:
-    """``random``, ``greedy``, ``mc`` or ``mc:C:P`` -> (engine kind, candidates, playouts).
+    """``random``, ``greedy``, ``mc`` or ``mc:C:P`` (read as for Blokus) -> (engine kind, candidates,
+    playouts).
 
     >>> parse_strategy("mc:4:32")
     (2, 4, 32)
     """
-    parts = [p.strip() for p in text.strip().lower().split(":")]
-    if parts[0] not in STRATEGY_KINDS:
-        raise SolverError(f"unknown strategy {text!r} (known: random, greedy, mc, mc:CANDIDATES:PLAYOUTS)")
-    kind = STRATEGY_KINDS[parts[0]]
-    if parts[0] != "mc":
-        if len(parts) > 1:
-            raise SolverError(f"strategy {parts[0]} takes no parameters: {text!r}")
-        return kind, 0, 0
-    if len(parts) == 1:
-        return kind, *MC_DEFAULT
-    try:
-        if len(parts) != 3:
-            raise ValueError
-        cand, sims = int(parts[1]), int(parts[2])
-        if not (1 <= cand <= 1000 and 1 <= sims <= 100000):
-            raise ValueError
-    except ValueError:
-        raise SolverError(f"bad mc strategy {text!r}: use mc:CANDIDATES:PLAYOUTS with CANDIDATES 1..1000 "
-                          "and PLAYOUTS 1..100000") from None
-    return kind, cand, sims
+    spec = blokus_strategy(text)
+    if spec.name not in STRATEGY_KINDS:
+        raise SolverError(f"strategy {spec.name} is not available for Blokus 3D "
+                          "(known: random, greedy, mc, mc:CANDIDATES:PLAYOUTS)")
+    return STRATEGY_KINDS[spec.name], spec.candidates, spec.playouts
 
 
 def strategies_for(players: int, text: str) -> tuple[str, ...]:
