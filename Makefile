@@ -24,6 +24,8 @@ run: $(STAMP)
 	$(BIN)/solver thegame simulate --players 1-5 --strategy greedy,reach,planner --games 20000 --seed 1 -o $(OUT)/thegame.csv
 	$(BIN)/solver blokus selfplay --variant classic --strategy greedy,random,random,random --games 200 --seed 1 -o $(OUT)/blokus-selfplay.csv
 	$(BIN)/solver blokus perft --variant duo --depth 2
+	$(BIN)/solver blokus3d selfplay --strategy greedy,random,random,random --games 2000 --seed 1 -o $(OUT)/blokus3d-selfplay.csv
+	$(BIN)/solver blokus3d puzzle --box 3x3x3 --svg $(OUT)/blokus3d-cube.svg
 	$(BIN)/solver puzzle solve tetromino-8x10-no-edge --svg $(OUT)/tetromino-8x10-no-edge.svg --output $(OUT)/tetromino-8x10-no-edge.json
 	$(BIN)/solver puzzle solve pentomino-15x16-no-edge --svg $(OUT)/pentomino-15x16-no-edge.svg
 	$(BIN)/solver clovece simulate --variant napij-se --players 4 --strategy best,random,runner,hunter --games 20000 --seed 1 -o $(OUT)/clovece.csv

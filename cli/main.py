@@ -8,7 +8,7 @@ import sys
 import click
 
 from solver import __version__
-from solver.cli import blokus, clovece, puzzle, squid, thegame
+from solver.cli import blokus, blokus3d, clovece, puzzle, squid, thegame
 from solver.errors import SolverError
 
 
@@ -22,7 +22,7 @@ def app() -> None:
     """
 
 
-for module in (blokus, puzzle, thegame, clovece, squid):
+for module in (blokus, blokus3d, puzzle, thegame, clovece, squid):
     app.add_command(module.group)
 
 

@@ -20,12 +20,14 @@ COMMANDS = {
                  "--variant", "{v}"], ["standard", "hard", "on-fire"], False),
     "blokus": (["blokus", "selfplay", "--variant", "{v}", "--strategy", "random"],
                ["classic", "classic-2", "classic-3", "teams", "duo"], True),
+    "blokus3d": (["blokus3d", "selfplay", "--template", "{v}", "--strategy", "random"],
+                 ["pyramid", "tower", "corner", "steps"], True),
     "clovece": (["clovece", "simulate", "--variant", "{v}", "--players", "4", "--strategy", "random"],
                 ["classic", "napij-se"], True),
     "squid": (["squid", "simulate", "--players", "{v}", "--strategy", "random"], ["3", "4", "5", "6"], True),
 }
 CASES = [(game, v) for game, (_, variants, _) in COMMANDS.items() for v in variants]
-GAMES = {"thegame": 400, "blokus": 12, "clovece": 200, "squid": 200}
+GAMES = {"thegame": 400, "blokus": 12, "blokus3d": 200, "clovece": 200, "squid": 200}
 
 
 def _run(game, variant, seed, workers):

@@ -1,0 +1,1 @@
+"""Blokus 3D (Rumis): polycube pieces, templates, the game, records, self-play and cube puzzles."""
