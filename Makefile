@@ -14,7 +14,7 @@ OUT    ?= results
 $(STAMP): $(SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,dask]'
+	$(BIN)/python -m pip install -q -e '.[test,dask,plot]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -798,12 +798,14 @@ def random_playouts(Position start, uint64_t seed, int n_games) -> tuple:
 
 
 def simulate_block(Position start, player_of, counted, side_of, kinds, cands, sims,
-                   uint64_t seed, int n_games, int n_record=0) -> dict:
+                   uint64_t seed, int n_games, int n_record=0, bint want_cells=False) -> dict:
     """Play ``n_games`` games from ``start`` with a strategy per player; per-game results.
 
     Returns numpy arrays: ``scores`` (games x colours), ``all_placed`` (games x colours),
-    ``length`` (placements), ``listed`` (legal moves listed on the decisions), ``decisions``
-    and, for the first ``n_record`` games, ``record`` (colour << 16 | move code, -1 padded).
+    ``length`` (placements), ``listed`` (legal moves listed on the decisions), ``decisions``,
+    for the first ``n_record`` games ``record`` (colour << 16 | move code, -1 padded) and, with
+    ``want_cells``, ``cells`` (games x colours x rows: the cells each colour covers at the end,
+    bit x of a row = column x; otherwise an empty array).
     """
     cdef Config cfg
     cdef State s
@@ -833,6 +835,9 @@ def simulate_block(Position start, player_of, counted, side_of, kinds, cands, si
     cdef int64_t[::1] liv = listed
     cdef int32_t[::1] dv = decisions
     cdef int32_t[:, ::1] rv = record
+    cells = np.zeros((n_games if want_cells else 0, nc, start.s.height), dtype=np.uint64)
+    cdef uint64_t[:, :, ::1] cv = cells
+    cdef uint64_t occ[MAXCOLOURS][MAXROWS]
     rng_seed(&rng, seed)
     cdef uint16_t* buf = <uint16_t*>malloc(MAXLIST * sizeof(uint16_t))
     cdef uint16_t* buf2 = <uint16_t*>malloc(MAXLIST * sizeof(uint16_t))
@@ -841,6 +846,7 @@ def simulate_block(Position start, player_of, counted, side_of, kinds, cands, si
         with nogil:
             for g in range(n_games):
                 memcpy(&s, &start.s, sizeof(State))
+                memset(occ, 0, sizeof(occ))
                 while s.n_out < s.n_colours:
                     k = s.to_play
                     if not s.c[k].out:
@@ -860,15 +866,28 @@ def simulate_block(Position start, player_of, counted, side_of, kinds, cands, si
                                 idx = rng_below(&rng, <uint32_t>n)
                             if g < n_record and s.n_placed < MAXPLIES:
                                 rv[g, s.n_placed] = (k << 16) | buf[idx]
+                            if want_cells:
+                                add_cells(&s, occ[k], buf[idx])
                             do_move(&cfg, &s, k, buf[idx])
                     advance(&s)
                 lv[g] = s.n_placed - start.s.n_placed
                 for k in range(nc):
                     sv[g, k] = colour_score(&s, k)
                     av[g, k] = 1 if s.c[k].left == 0 else 0
+                    if want_cells:
+                        for i in range(s.height):
+                            cv[g, k, i] = occ[k][i]
     finally:
         cfree(buf)
         cfree(buf2)
         cfree(keys)
     return {"scores": scores, "all_placed": all_placed, "length": length, "listed": listed,
-            "decisions": decisions, "record": record[:n_record]}
+            "decisions": decisions, "record": record[:n_record], "cells": cells}
+
+
+cdef inline void add_cells(const State* s, uint64_t* rows, int code) noexcept nogil:
+    """Set the cells of placement ``code`` in the row bitboards ``rows`` (simulate_block's cells)."""
+    cdef int o, r, c, i
+    decode(s, code, &o, &r, &c)
+    for i in range(o_h[o]):
+        rows[r + i] |= o_rows[o][i] << c
