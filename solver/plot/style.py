@@ -41,6 +41,8 @@ def pyplot() -> Any:
         "svg.fonttype": "none",        # <text> elements instead of glyph outlines
         "svg.hashsalt": "tabletop-solver",  # stable element ids: same table, same file
         "font.size": 9,
+        "font.family": "sans-serif",
+        "font.sans-serif": ["DejaVu Sans", "Arial", "Helvetica"],  # short font lists in SVG text
         "axes.spines.top": False,
         "axes.spines.right": False,
         "axes.prop_cycle": matplotlib.cycler(color=PALETTE),
@@ -92,7 +94,7 @@ def finish(fig: Any, path: str | Path, title: str, footer: str, partial: bool = 
     fmt = FORMATS[Path(path).suffix.lower()]
     metadata = {"svg": {"Date": None}, "pdf": {"CreationDate": None}, "png": {"Software": None}}[fmt]
     buf = io.BytesIO()
-    fig.savefig(buf, format=fmt, metadata=metadata, dpi=150)
+    fig.savefig(buf, format=fmt, metadata=metadata, dpi=150 if fmt == "png" else 100)  # 100: rasterised parts
     plt.close(fig)
     write_bytes_atomic(path, buf.getvalue())
 
