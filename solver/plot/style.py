@@ -24,10 +24,6 @@ FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
 #: Okabe & Ito's palette, distinguishable with the common colour-vision deficiencies
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000", "#F0E442")
 
-#: sequential colour map for values without a colour of their own (matrices)
-SEQUENTIAL = "cividis"
-
-
 def pyplot() -> Any:
     """matplotlib.pyplot on the Agg backend, with text kept as text in SVG (searchable, small)."""
     try:
