@@ -82,6 +82,19 @@ def test_every_chart_kind_from_a_real_table(tables, tmp_path, capsys, name, kind
     assert "seed 3" in text and "solver plot" in text  # the footer: command line and seed
 
 
+@pytest.mark.parametrize("upright", [40, 10])
+def test_tournament_line_ups_upright_and_sideways(tables, tmp_path, capsys, monkeypatch, upright):
+    from solver.plot import winrate
+
+    monkeypatch.setattr(winrate, "MAX_UPRIGHT", upright)  # 40 bars: upright; over 10: sideways
+    out = tmp_path / "t.svg"
+    assert run(["plot", tables / "tournament.csv", "-o", out], capsys)[0] == 0
+    text = svg_text(out)
+    assert "Člověče: win rate per seat" in text and "fair share" in text
+    assert "classic, 4 players: random, runner, runner, runner" in text  # each line-up is named
+    assert ("· seat 0 random" in text) == (upright == 10)
+
+
 def test_png_and_pdf_have_their_headers(tables, tmp_path, capsys):
     for suffix, magic in ((".png", b"\x89PNG\r\n\x1a\n"), (".pdf", b"%PDF-")):
         out = tmp_path / f"chart{suffix}"

@@ -3,6 +3,7 @@ fair share marked: the chart of every main result table (one group of bars per c
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from solver.plot.style import PALETTE, game_title, percent_axis
@@ -56,6 +57,9 @@ def configurations(tables: list[Table]) -> list[tuple[str, list[dict[str, Any]]]
         if len(tables) > 1:
             parts.append(table)
         names.append(", ".join(parts))
+    if len(set(names)) < len(names):  # several line-ups of one configuration: name the line-up
+        names = [f"{name}: {', '.join(str(r.get('strategy')) for r in rows)}"
+                 for name, (_, rows) in zip(names, split, strict=True)]
     return list(zip(names, [rows for _, rows in split], strict=True))
 
 
@@ -76,12 +80,21 @@ def _tick(row: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+#: more bars than this are drawn sideways, one labelled line each
+MAX_UPRIGHT = 40
+
+
 def draw(tables: list[Table], plt: Any) -> tuple[Any, str]:
     groups = configurations(tables)
     strategies = list(dict.fromkeys(str(r.get("strategy")) for _, rows in groups for r in rows))
     n_bars = sum(len(rows) for _, rows in groups)
-    width = min(max(6.0, 0.55 * n_bars + 1.5 * len(groups)), 22.0)
-    fig, ax = plt.subplots(figsize=(width, 4.8), layout="constrained")
+    sideways = n_bars > MAX_UPRIGHT
+    if sideways:
+        fig, ax = plt.subplots(figsize=(8.0, 0.16 * (n_bars + len(groups)) + 1.5), layout="constrained")
+    else:
+        width = min(max(6.0, 0.55 * n_bars + 1.5 * len(groups)), 22.0)
+        fig, ax = plt.subplots(figsize=(width, 4.8), layout="constrained")
+    bar, error, fair_line = (ax.barh, "xerr", ax.vlines) if sideways else (ax.bar, "yerr", ax.hlines)
     x = 0.0
     ticks, labels = [], []
     fair_drawn = False
@@ -95,27 +108,36 @@ def draw(tables: list[Table], plt: Any) -> tuple[Any, str]:
             strategy = str(row.get("strategy"))
             legend = strategy if strategy not in seen_legend and row.get("game") != "blokus" else None
             seen_legend.add(strategy)
-            ax.bar(x, rate, width=0.8, color=_bar_colour(row, strategies), edgecolor="#222222",
-                   linewidth=0.5, label=legend)
-            ax.errorbar(x, rate, yerr=[[rate - (lo or 0)], [(hi or 0) - rate]], fmt="none",
-                        ecolor="#111111", elinewidth=1, capsize=3)
+            bar(x, rate, 0.8, color=_bar_colour(row, strategies), edgecolor="#222222", linewidth=0.5,
+                label=legend)
+            ax.errorbar(*((rate, x) if sideways else (x, rate)), fmt="none", ecolor="#111111", elinewidth=1,
+                        capsize=2 if sideways else 3, **{error: [[rate - (lo or 0)], [(hi or 0) - rate]]})
             ticks.append(x)
-            labels.append(_tick(row))
+            tick = _tick(row)
+            labels.append(f"{name} · {tick.replace(chr(10), ' ')}" if sideways else tick)
             x += 1
         fair = fair_share(rows)
         if fair is not None:
-            ax.hlines(fair, start - 0.45, x - 0.55, colors="#111111", linestyles="dashed", linewidth=1,
+            fair_line(fair, start - 0.45, x - 0.55, colors="#111111", linestyles="dashed", linewidth=1,
                       label=None if fair_drawn else "fair share")
             fair_drawn = True
-        if len(groups) > 1:
-            ax.text((start + x - 1) / 2, 1.0, name, transform=ax.get_xaxis_transform(), ha="center",
-                    va="bottom", fontsize=8)
+        if len(groups) > 1 and not sideways:
+            ax.text((start + x - 1) / 2, 1.0, textwrap.fill(name, max(14, 9 * len(rows))),
+                    transform=ax.get_xaxis_transform(), ha="center", va="bottom", fontsize=7)
         x += 0.8
-    ax.set_xticks(ticks, labels, fontsize=7 if n_bars > 12 else 8)
-    ax.set_ylabel("win rate (share of games won), 95 % interval")
-    ax.set_ylim(0, min(1.0, max(1.15 * max((r.get("ci_high") or 0) for _, rows in groups for r in rows),
-                                0.05)))
-    percent_axis(ax.yaxis)
+    top = min(1.0, max(1.15 * max((r.get("ci_high") or 0) for _, rows in groups for r in rows), 0.05))
+    label = "win rate (share of games won), 95 % interval"
+    if sideways:
+        ax.set_yticks(ticks, labels, fontsize=6)
+        ax.invert_yaxis()  # first configuration on top
+        ax.set_xlabel(label)
+        ax.set_xlim(0, top)
+        percent_axis(ax.xaxis)
+    else:
+        ax.set_xticks(ticks, labels, fontsize=7 if n_bars > 12 else 8)
+        ax.set_ylabel(label)
+        ax.set_ylim(0, top)
+        percent_axis(ax.yaxis)
     ax.legend(fontsize=7, loc="upper right", frameon=False)
     subject = "win rate per seat"
     if any(r.get("seat") == "team" for _, rows in groups for r in rows):
