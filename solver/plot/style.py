@@ -83,7 +83,7 @@ def finish(fig: Any, path: str | Path, title: str, footer: str, partial: bool = 
     plt = pyplot()
     if partial:
         title = f"{title} (partial: the run was interrupted)"
-    fig.suptitle(title, fontsize=11)
+    fig.suptitle(textwrap.fill(title, int(fig.get_figwidth() * 11)), fontsize=11)
     if footer:  # as the figure's x label, so that the (constrained) layout makes room for it
         lines = textwrap.wrap(footer, int(fig.get_figwidth() * 19), break_on_hyphens=False)
         fig.supxlabel("\n".join(lines), x=0.01, ha="left", fontsize=6.5, color="#555555")

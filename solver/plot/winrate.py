@@ -30,15 +30,12 @@ def fair_share(rows: list[dict[str, Any]]) -> float | None:
 
 
 def configurations(tables: list[Table]) -> list[tuple[str, list[dict[str, Any]]]]:
-    """The rows grouped by configuration (table, variant, players, line-up), named for the chart."""
+    """The rows grouped by configuration (table, variant, players, line-up), named for the chart;
+    a cooperative table (seat ``team``) has one row per strategy in each group."""
     groups: dict[tuple, list[dict[str, Any]]] = {}
     for t in tables:
         for row in t.rows:
-            if row.get("seat") == "team":  # cooperative: one row per configuration
-                key = (t.name, row.get("variant"), row.get("players"), row.get("strategy"))
-            else:
-                key = (t.name, row.get("variant"), row.get("players"))
-            groups.setdefault(key, []).append(row)
+            groups.setdefault((t.name, row.get("variant"), row.get("players")), []).append(row)
     # a table may hold several line-ups of one variant and player count (tournaments): split them
     split: list[tuple[tuple, list[dict[str, Any]]]] = []
     for key, rows in groups.items():
@@ -50,9 +47,9 @@ def configurations(tables: list[Table]) -> list[tuple[str, list[dict[str, Any]]]
             lineup.append(row)
         split.append((key, lineup))
     names = []
-    for (table, variant, players, *_), rows in split:
+    for (table, variant, players), _ in split:
         parts = [str(variant)] if variant is not None else []
-        if players is not None and rows[0].get("seat") != "team":
+        if players is not None:
             parts.append(f"{players} players")
         if len(tables) > 1:
             parts.append(table)
@@ -72,8 +69,8 @@ def _bar_colour(row: dict[str, Any], strategies: list[str]) -> str:
 
 
 def _tick(row: dict[str, Any]) -> str:
-    if row.get("seat") == "team":
-        return f"{row.get('players')} pl.\n{row.get('strategy')}"
+    if row.get("seat") == "team":  # cooperative (The Game): one row per strategy
+        return str(row.get("strategy"))
     lines = [f"seat {row.get('seat')}", str(row.get("strategy"))]
     if row.get("colours"):
         lines.append(str(row["colours"]))
@@ -142,6 +139,6 @@ def draw(tables: list[Table], plt: Any) -> tuple[Any, str]:
     subject = "win rate per seat"
     if any(r.get("seat") == "team" for _, rows in groups for r in rows):
         subject = "win rate per strategy"
-    elif len(groups) == 1:
+    if len(groups) == 1:
         subject += f" ({groups[0][0]})"
     return fig, game_title(tables) + subject
