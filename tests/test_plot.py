@@ -140,6 +140,8 @@ def test_rows_in_memory_read_as_from_csv():
     ("[{\"a\": 1}", "malformed JSON"),
     ("[1, 2]", "list of objects"),
     ("seat,win_rate\n1,2,3\n", "malformed CSV"),
+    ("seat,win_rate,ci_low,ci_high\n0,high,0.1,0.2\n", "with numbers in the numeric columns"),
+    ("game,histogram,value,count\nx,cards_left,,3\n", "expected"),
 ])
 def test_bad_tables_are_one_line_errors(tmp_path, capsys, content, needle):
     bad = tmp_path / "bad.csv"
@@ -269,3 +271,28 @@ def test_coverage_tally_counts_won_games():
     # shared wins count as won for both sides, so the won games add up to at least the games
     assert won_games.sum() >= 40 and won_games[0] >= round(tally["wins"][0])
     assert "covered" not in SelfPlay(v.name, "start-cell", ("random", "random")).simulate(block_seed(2, 0), 5)
+
+
+@pytest.mark.parametrize("name", ["thegame.csv", "cards.csv", "blokus.csv", "matrix.csv", "sweep.csv",
+                                  "subgames.csv", "tournament.csv"])
+def test_damaged_tables_chart_or_fail_in_one_line(tables, tmp_path, name):
+    """Hand-edited tables (cells emptied or replaced by text, negative or huge numbers) are drawn or
+    refused with a SolverError, never a traceback."""
+    import copy
+    import random
+
+    from solver.errors import SolverError
+    from solver.plot.recognise import draw_tables
+    from solver.plot.table import Table
+
+    rng = random.Random(name)
+    base = read_table(tables / name)
+    for _ in range(5):
+        damaged = Table(base.name, list(base.columns), copy.deepcopy(base.rows))
+        for _ in range(rng.randint(1, 8)):
+            rng.choice(damaged.rows)[rng.choice(damaged.columns)] = rng.choice(
+                [None, "x", 0, -1, 2.5, True, 10**9, "a=3"])
+        try:
+            draw_tables([damaged], tmp_path / "d.svg")
+        except SolverError:
+            pass

@@ -24,7 +24,8 @@ MAX_LINES = 6
 
 
 def fits(table: Table) -> bool:
-    return table.has("histogram", "value", "count")
+    return (table.has("histogram") and table.numeric("value", "count")
+            and all(isinstance(row["value"], int) for row in table.rows))
 
 
 def _series(tables: list[Table]) -> dict[tuple, dict[tuple, dict[int, int]]]:
@@ -34,8 +35,23 @@ def _series(tables: list[Table]) -> dict[tuple, dict[tuple, dict[int, int]]]:
         ident = [c for c in t.columns if c not in ("histogram", "value", "count", "game", *RUN_COLUMNS)]
         for row in t.rows:
             key = (("table", t.name), *((c, row.get(c)) for c in ident))
-            counts = out.setdefault((row["histogram"],), {}).setdefault(key, {})
+            counts = out.setdefault((str(row["histogram"]),), {}).setdefault(key, {})
             counts[row["value"]] = counts.get(row["value"], 0) + (row["count"] or 0)
+    return out
+
+
+def _with_gaps(values: list[int]) -> list[int]:
+    """The values with the ends of every gap between them added (drawn at zero), so a step line
+    drops to zero across values no game had, however wide the gap.
+
+    >>> _with_gaps([0, 1, 5, 6, 8])
+    [0, 1, 2, 4, 5, 6, 7, 8]
+    """
+    out: list[int] = []
+    for v in values:
+        if out and v > out[-1] + 1:
+            out.extend(dict.fromkeys((out[-1] + 1, v - 1)))
+        out.append(v)
     return out
 
 
@@ -65,8 +81,7 @@ def draw(tables: list[Table], plt: Any) -> tuple[Any, str]:
             label = series_label(key, shown)
             c = colour(labels.index(label))
             total = sum(counts.values())
-            values = sorted(counts)
-            xs = list(range(values[0], values[-1] + 1)) if values else []
+            xs = _with_gaps(sorted(counts))
             ys = [counts.get(v, 0) / total if total else 0.0 for v in xs]
             mean = sum(v * n for v, n in counts.items()) / total if total else float("nan")
             ax.step(xs, ys, where="mid", color=c, linewidth=1.3, label=f"{label} (mean {mean:.2f})")

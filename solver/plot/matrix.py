@@ -13,7 +13,7 @@ EXPECTS = "a tournament matrix (strategy, against, win_rate)"
 
 
 def fits(table: Table) -> bool:
-    return table.has("strategy", "against", "win_rate")
+    return table.has("strategy", "against") and table.numeric("win_rate")
 
 
 def draw(tables: list[Table], plt: Any) -> tuple[Any, str]:

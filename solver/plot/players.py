@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.plot.style import colour, game_title, percent_axis, series_label, vary
+from solver.plot.style import colour, game_title, interval, percent_axis, series_label, vary
 from solver.plot.table import Table
 
 KIND = "player-count curves"
@@ -13,8 +13,8 @@ EXPECTS = "a cooperative result table (players, seat 'team', win_rate, ci_low, c
 
 
 def fits(table: Table) -> bool:
-    return (table.has("players", "seat", "win_rate", "ci_low", "ci_high")
-            and all(row.get("seat") == "team" for row in table.rows)
+    return (table.has("seat") and table.numeric("players", "win_rate", "ci_low", "ci_high")
+            and all(row.get("seat") == "team" and isinstance(row["players"], int) for row in table.rows)
             and len(table.distinct("players")) > 1)
 
 
@@ -30,9 +30,8 @@ def draw(tables: list[Table], plt: Any) -> tuple[Any, str]:
     for i, (key, rows) in enumerate(series.items()):
         rows = sorted(rows, key=lambda r: r["players"])
         xs = [r["players"] for r in rows]
-        ys = [r["win_rate"] or 0.0 for r in rows]
-        err = [[y - (r["ci_low"] or 0) for y, r in zip(ys, rows, strict=True)],
-               [(r["ci_high"] or 0) - y for y, r in zip(ys, rows, strict=True)]]
+        ys, below, above = zip(*(interval(r) for r in rows), strict=True)
+        err = [below, above]
         ax.errorbar(xs, ys, yerr=err, color=colour(i), marker=markers[i % len(markers)], capsize=3,
                     linewidth=1.5, markersize=5, label=series_label(key, shown))
     ax.set_xlabel("players")

@@ -22,7 +22,8 @@ def recognise(table: Table) -> ModuleType:
             return chart
     expected = "; ".join(chart.EXPECTS for chart in CHARTS if chart is not players)
     shown = ", ".join(table.columns[:8]) + (", ..." if len(table.columns) > 8 else "")
-    raise SolverError(f"cannot chart {table.name}: expected {expected}; found the columns {shown}")
+    raise SolverError(f"cannot chart {table.name}: expected {expected}, with numbers in the numeric "
+                      f"columns; found the columns {shown}")
 
 
 def _games(tables: Sequence[Table]) -> str:

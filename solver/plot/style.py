@@ -129,3 +129,10 @@ def series_label(key: tuple[tuple[str, Any], ...], columns: list[str]) -> str:
         if c in columns:
             parts.append(str(v) if c in ("strategy", "variant", "table") else f"{c.replace('_', ' ')} {v}")
     return ", ".join(parts) or "all"
+
+
+def interval(row: dict[str, Any]) -> tuple[float, float, float]:
+    """(win rate, distance down to ci_low, distance up to ci_high) of a row, for error bars; empty
+    cells count as 0 and an interval that does not contain the rate is clipped to it."""
+    rate, lo, hi = (row.get(c) or 0.0 for c in ("win_rate", "ci_low", "ci_high"))
+    return rate, max(rate - lo, 0.0), max(hi - rate, 0.0)

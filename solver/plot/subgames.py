@@ -14,7 +14,8 @@ EXPECTS = "a per-sub-game table (subgame, order, seat, survival_rate)"
 
 
 def fits(table: Table) -> bool:
-    return table.has("subgame", "order", "seat", "survival_rate")
+    return (table.has("subgame", "order", "seat") and table.numeric("survival_rate")
+            and all(isinstance(row["order"], int) for row in table.rows))
 
 
 def draw(tables: list[Table], plt: Any) -> tuple[Any, str]:

@@ -35,7 +35,8 @@ def parameter(table: Table) -> str | None:
 
 
 def fits(table: Table) -> bool:
-    return table.has("variant", "seat", "win_rate", "ci_low", "ci_high") and parameter(table) is not None
+    return (table.has("variant", "seat") and table.numeric("win_rate", "ci_low", "ci_high")
+            and parameter(table) is not None)
 
 
 def draw(tables: list[Table], plt: Any) -> tuple[Any, str]:

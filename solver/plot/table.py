@@ -49,6 +49,12 @@ class Table:
     def has(self, *columns: str) -> bool:
         return all(c in self.columns for c in columns)
 
+    def numeric(self, *columns: str) -> bool:
+        """Whether the columns exist and hold numbers (or empty cells) on every row."""
+        return self.has(*columns) and all(
+            row[c] is None or (isinstance(row[c], int | float) and not isinstance(row[c], bool))
+            for row in self.rows for c in columns)
+
     def distinct(self, column: str) -> list[Any]:
         """The values of a column in first-seen order, without repeats."""
         return list(dict.fromkeys(row.get(column) for row in self.rows))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from solver.plot.style import PALETTE, game_title, percent_axis
+from solver.plot.style import PALETTE, game_title, interval, percent_axis
 from solver.plot.table import Table
 from solver.render.grid import COLOURS, colour_fill
 
@@ -15,7 +15,7 @@ EXPECTS = "a result table (seat, win_rate, ci_low, ci_high)"
 
 
 def fits(table: Table) -> bool:
-    return table.has("seat", "win_rate", "ci_low", "ci_high")
+    return table.has("seat") and table.numeric("win_rate", "ci_low", "ci_high")
 
 
 def fair_share(rows: list[dict[str, Any]]) -> float | None:
@@ -99,16 +99,14 @@ def draw(tables: list[Table], plt: Any) -> tuple[Any, str]:
     for name, rows in groups:
         start = x
         for row in rows:
-            rate, lo, hi = (row.get(c) for c in ("win_rate", "ci_low", "ci_high"))
-            if rate is None:
-                rate, lo, hi = 0.0, 0.0, 0.0
+            rate, below, above = interval(row)
             strategy = str(row.get("strategy"))
             legend = strategy if strategy not in seen_legend and row.get("game") != "blokus" else None
             seen_legend.add(strategy)
             bar(x, rate, 0.8, color=_bar_colour(row, strategies), edgecolor="#222222", linewidth=0.5,
                 label=legend)
             ax.errorbar(*((rate, x) if sideways else (x, rate)), fmt="none", ecolor="#111111", elinewidth=1,
-                        capsize=2 if sideways else 3, **{error: [[rate - (lo or 0)], [(hi or 0) - rate]]})
+                        capsize=2 if sideways else 3, **{error: [[below], [above]]})
             ticks.append(x)
             tick = _tick(row)
             labels.append(f"{name} · {tick.replace(chr(10), ' ')}" if sideways else tick)
