@@ -42,9 +42,24 @@ def test_legal_moves_listed(benchmark, variant):
     record_rates(benchmark, moves_listed_per_s=len(codes))
 
 
-@pytest.mark.parametrize("strategy", ["greedy", "mc:4:4"])
+@pytest.mark.parametrize("strategy", ["greedy", "mc:4:4", "mcts:100"])
 def test_selfplay_duo(benchmark, strategy):
     exp = SelfPlay("duo", strategies=(strategy, "random"))
     n = 200 if strategy == "greedy" else 10
     benchmark.pedantic(exp.simulate, args=(7, n), rounds=2, iterations=1)
     record_rates(benchmark, games_per_s=n)
+
+
+@pytest.mark.parametrize("variant", ["classic-2", "duo"])
+def test_mcts_simulations(benchmark, variant):
+    """mcts simulations per second from the start position (tree, priors, RAVE and biased playouts)."""
+    from solver.blokus.players import MctsPlayer
+
+    game = Game(variant)
+    playouts = 2000 if variant == "duo" else 500
+
+    def search():
+        return MctsPlayer(game.variant, f"mcts:{playouts}", seed=1).genmove(game)[2]
+
+    stats = benchmark.pedantic(search, rounds=2, iterations=1)
+    record_rates(benchmark, simulations_per_s=stats["playouts"], moves_listed_per_s=stats["listed"])

@@ -1,4 +1,4 @@
-"""`solver blokus` commands: moves, perft, show, selfplay."""
+"""`solver blokus` commands: moves, perft, show, selfplay, play (one decision), gtp, match."""
 
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ def show(game_file: str, svg_file: str | None, ansi: bool | None) -> None:
 @first_move_option
 @click.option("--strategy", "strategy", default="random", show_default=True,
               help="Strategy per seat (player), comma-separated, or one for all: random, greedy, "
-                   "mc or mc:CANDIDATES:PLAYOUTS.")
+                   "mc, mc:CANDIDATES:PLAYOUTS, mcts or mcts:PLAYOUTS[:key=value...].")
 @click.option("--sgf", "sgf_file", type=click.Path(dir_okay=False), default=None,
               help="Write the first --sgf-games games (of the first block) as an SGF collection.")
 @click.option("--sgf-games", type=click.IntRange(min=1, max=SGF_MAX_GAMES), default=20, show_default=True,
@@ -158,3 +158,132 @@ def _draw_heatmap(v, result, path: str, footer: str) -> None:
     draw_coverage(v.geometry, v.colours, tally.get("covered", empty), games, tally.get("won_covered", empty),
                   won_games, path, title=coverage_title(v.name, games), footer=footer,
                   partial=not result.complete)
+
+
+strategy_help = ("random, greedy, mc[:CANDIDATES:PLAYOUTS] or mcts[:PLAYOUTS[:key=value...]] "
+                 "(see docs/blokus.md for the mcts parameters).")
+time_option = click.option("--time", "seconds", type=click.FloatRange(0.001, 3600), default=None,
+                           help="Seconds per move for mcts (instead of its playout budget).")
+threads_option = click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+                              help="mcts: independent search trees run at once, visits added up.")
+
+
+@group.command()
+@click.argument("game_file", metavar="GAME.blksgf")
+@click.option("--strategy", default="mcts", show_default=True, help="Strategy: " + strategy_help)
+@time_option
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=1, show_default=True,
+              help="Seed: the same seed and playout budget give the same move.")
+@threads_option
+@click.option("--verbose", "-v", is_flag=True, help="Also list the best candidates (mcts: visits and values).")
+def play(game_file: str, strategy: str, seconds: float | None, seed: int, threads: int, verbose: bool) -> None:
+    """The move the strategy plays for the colour to play after the record."""
+    from solver.blokus.players import MctsPlayer, choose_move, parse_strategy
+
+    game = _load(game_file)
+    spec = parse_strategy(strategy)
+    if seconds is not None and spec.name != "mcts":
+        raise click.UsageError(f"--time is for mcts, not {spec.name}")
+    if threads > 1 and spec.name != "mcts":
+        raise click.UsageError(f"--threads is for mcts, not {spec.name}")
+    k = game.to_play
+    if k is None:
+        click.echo("game over: no colour can move")
+        return
+    colour = game.colour_name(k)
+    if spec.name != "mcts":
+        move = choose_move(game, spec, seed=seed)
+        click.echo(f"{colour} {game.move_text(move)}")
+        return
+    player = MctsPlayer(game.variant, spec, seed=seed, threads=threads, reuse=False)
+    move, cands, stats = player.genmove(game, seconds=seconds)
+    click.echo(f"{colour} {game.move_text(move)}")
+    if verbose:
+        click.echo(f"# {stats['playouts']} playouts; candidates by visits (value: win share blended with "
+                   "score margin, for the mover's side)")
+        click.echo("move,piece,visits,value,rave_visits,rave_value")
+        for c in cands[:10]:
+            click.echo(f"{game.move_text(c.move)},{c.move.piece},{c.visits:.0f},{c.value:.3f},"
+                       f"{c.rave_visits:.0f},{c.rave_value:.3f}")
+
+
+@group.command()
+@variant_option
+@click.option("--strategy", default="mcts", show_default=True, help="Strategy: " + strategy_help)
+@time_option
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=1, show_default=True, help="Seed.")
+@threads_option
+def gtp(variant: str, strategy: str, seconds: float | None, seed: int, threads: int) -> None:
+    """A GTP engine on stdin/stdout in the dialect of Pentobi's (set_game, play, genmove, undo,
+    all_legal, final_score, showboard, loadsgf, savesgf, ...)."""
+    from solver.blokus.gtp import GtpEngine
+
+    engine = GtpEngine(variant_by_name(variant), strategy, seed=seed, seconds=seconds, threads=threads)
+
+    def write(text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    engine.run(sys.stdin.readline, write)
+
+
+@group.command()
+@click.option("--variant", type=click.Choice(["duo", "classic-2"]), default="duo", show_default=True,
+              help="Two-player variant.")
+@click.option("--strategy", default="mcts", show_default=True, help="Our strategy: " + strategy_help)
+@click.option("--opponent", required=True,
+              help='Command line of the opponent GTP engine, e.g. "pentobi-gtp --game duo --level 1 '
+                   '--noresign --quiet --book book_duo.blksgf" or "solver blokus gtp --variant duo".')
+@click.option("--games", "-n", type=click.IntRange(1, 100000), default=20, show_default=True,
+              help="Games; our player moves first in the even ones.")
+@time_option
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=1, show_default=True, help="Seed.")
+@threads_option
+@click.option("--game-timeout", type=click.FloatRange(1, 86400), default=600, show_default=True,
+              help="Seconds a game may last before it is abandoned (counted as not played).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              show_default=True, help="Per-game CSV ('-' is stdout; the summary then goes to stderr).")
+@click.option("--summary", "summary_file", type=click.Path(dir_okay=False), default=None,
+              help="Also write the summary as a one-row CSV.")
+@click.option("--sgf", "sgf_file", type=click.Path(dir_okay=False), default=None,
+              help="Write every game as an SGF collection.")
+@click.option("--quiet", "-q", is_flag=True, help="No line per game on stderr.")
+def match(variant: str, strategy: str, opponent: str, games: int, seconds: float | None, seed: int,
+          threads: int, game_timeout: float, output: str, summary_file: str | None, sgf_file: str | None,
+          quiet: bool) -> None:
+    """Play our strategy against another GTP engine, colours alternating; per-game CSV and a summary
+    (score with Wilson interval, mean margin, time per move of both sides)."""
+    from solver.blokus.match import Match, game_rows, summary
+    from solver.blokus.sgf import write_games
+    from solver.montecarlo.output import render, write_rows
+
+    for path in (output, summary_file, sgf_file):
+        if path and path != "-":
+            check_writable(path)
+    m = Match(variant_by_name(variant), strategy, opponent, seed=seed, seconds=seconds,
+              timeout=game_timeout, threads=threads)
+    played: list = []
+
+    def report(g) -> None:
+        played.append(g)
+        if not quiet:
+            click.echo(f"game {g.index + 1}/{games}: {g.result} {g.margin:+d}" + (f" ({g.note})" if g.note else ""),
+                       err=True)
+
+    m.start()
+    complete = False
+    try:
+        m.play(games, on_game=report)
+        complete = True
+    finally:
+        write_rows(game_rows(m, played, complete), output)
+        s = summary(m, played)
+        if summary_file:
+            write_rows([{**s, "complete": complete, "seed": seed}], summary_file)
+        text = render([s]).rstrip("\n")
+        click.echo(("" if complete else "(interrupted) ") + "summary:\n" + text, err=output == "-")
+        if sgf_file:
+            entries = [(g.game, f"match {g.index + 1}", f"{strategy} (seat {g.seat}) vs {opponent}: {g.result} "
+                        f"{g.points}-{g.opponent_points}" + (f"; {g.note}" if g.note else ""))
+                       for g in played if g.game is not None]
+            write_text_atomic(sgf_file, write_games(entries))

@@ -22,7 +22,7 @@ Only rows within reach of an attach cell are looked at, pieces already placed ar
 move is the small integer ``code = (o * height + r) * width + c``.
 """
 
-from libc.stdint cimport uint64_t, uint32_t, uint16_t, int32_t, int64_t, int8_t
+from libc.stdint cimport uint64_t, uint32_t, uint16_t, int32_t, int64_t, int16_t, int8_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free as cfree
 from rng cimport Rng, rng_seed, rng_next, rng_below
@@ -603,6 +603,24 @@ def encode(int o, int r, int c, int width, int height) -> int:
 DEF STRAT_RANDOM = 0
 DEF STRAT_GREEDY = 1
 DEF STRAT_MC = 2
+DEF STRAT_MCTS = 3
+
+#: strategy names; a strategy's kind number is its index here (the one table both sides read)
+STRATEGY_NAMES = ("random", "greedy", "mc", "mcts")
+
+
+cdef struct SearchParams:
+    double explore        # UCT exploration constant
+    double prior_n        # virtual visits given to the prior value
+    double prior_lo       # prior value of the worst child ...
+    double prior_hi       # ... and of the best one (linear in the evaluation between them)
+    double rave_k         # RAVE: the blend weight halves at about this many real visits
+    double score_weight   # weight of the score margin in a simulation's value
+    double score_scale    # margin that counts as about half of the margin term
+    double widen_base     # children looked at: widen_base + widen * sqrt(visits)
+    double widen
+    int32_t playout_k     # moves drawn per playout ply, the best by greedy_key played (1: uniform)
+    int32_t expand_after  # visits of a leaf before it is expanded
 
 
 cdef struct Config:
@@ -613,7 +631,9 @@ cdef struct Config:
     int32_t side_of[MAXCOLOURS]         # side of each player
     int32_t kind[MAXCOLOURS]            # strategy of each player
     int32_t cand[MAXCOLOURS]            # mc: candidate moves looked at
-    int32_t sims[MAXCOLOURS]            # mc: playouts per candidate
+    int32_t sims[MAXCOLOURS]            # mc: playouts per candidate; mcts: playouts per move
+    double seconds[MAXCOLOURS]          # mcts: time per move (0: playout budget only)
+    SearchParams sp[MAXCOLOURS]         # mcts: search parameters
 
 
 cdef inline int mover_of(const Config* cfg, const State* s, int k) noexcept nogil:
@@ -797,10 +817,517 @@ def random_playouts(Position start, uint64_t seed, int n_games) -> tuple:
     return n_games, played, listed
 
 
-def simulate_block(Position start, player_of, counted, side_of, kinds, cands, sims,
+# ---------------------------------------------------------------- Monte Carlo tree search
+#
+# UCT on the C playouts, with prior knowledge and shared statistics:
+#
+# * each child starts with ``prior_n`` virtual visits at a value taken from a fast one-ply
+#   evaluation (piece size, own corners gained, opponents' corners taken: ``greedy_key``), so
+#   the search tries the moves a good player would look at first (progressive bias);
+# * a node looks only at its best children by that evaluation, more of them as its visit count
+#   grows (progressive widening), and keeps at most ``MAXCHILD`` of them;
+# * RAVE (all-moves-as-first): a move's value is blended with the results of every simulation in
+#   which the same colour played the same placement later on, which shares statistics between
+#   siblings and across the tree while a node has few visits;
+# * playouts are biased: each ply draws ``playout_k`` legal moves and plays the best by
+#   ``greedy_key`` (large pieces first), instead of one uniformly;
+# * a simulation's value for each side is its win share blended with its score margin
+#   (``score_weight``), so the search keeps maximising the margin when every line wins or loses.
+
+from libc.math cimport sqrt, log, tanh
+from libc.stdlib cimport qsort
+
+cdef extern from "<time.h>" nogil:
+    ctypedef long time_t
+    cdef struct timespec:
+        time_t tv_sec
+        long tv_nsec
+    int clock_gettime(int clk_id, timespec* tp)
+    int CLOCK_MONOTONIC
+
+DEF MAXCHILD = 192
+DEF MAXDEPTH = 96
+DEF CODESPACE = 65536
+
+
+cdef struct Node:
+    int32_t first         # index of the first child (-1: not expanded)
+    int32_t n_child       # children kept so far (best prior first)
+    int32_t n_legal       # children it may have (legal moves, at most MAXCHILD)
+    int32_t move          # code of the move leading here (-1 at the root)
+    int32_t colour        # colour that made the move
+    int32_t side          # side of the player who made it: values are from this side's view
+    int32_t terminal      # 1: no colour can move after this move
+    float visits
+    float value
+    float rave_n
+    float rave_v
+
+
+cdef struct Search:
+    Node* nodes
+    int32_t cap
+    int32_t used
+    int32_t root
+    uint16_t* moves        # MAXLIST scratch for move lists
+    int64_t* keys          # MAXLIST scratch for sort keys
+    int32_t* amaf_stamp    # [colour * CODESPACE + code]: simulation that played it ...
+    int16_t* amaf_ply      # ... and at which ply (first time)
+    int32_t stamp
+    int32_t path[MAXDEPTH]
+    int64_t playouts
+    int64_t listed
+
+
+cdef inline double now_seconds() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef int search_alloc(Search* t, int32_t cap) noexcept nogil:
+    """Allocate a search with room for ``cap`` nodes; 0 on failure."""
+    memset(t, 0, sizeof(Search))
+    t.nodes = <Node*>malloc(cap * sizeof(Node))
+    t.moves = <uint16_t*>malloc(MAXLIST * sizeof(uint16_t))
+    t.keys = <int64_t*>malloc(MAXLIST * sizeof(int64_t))
+    t.amaf_stamp = <int32_t*>malloc(MAXCOLOURS * CODESPACE * sizeof(int32_t))
+    t.amaf_ply = <int16_t*>malloc(MAXCOLOURS * CODESPACE * sizeof(int16_t))
+    if not (t.nodes and t.moves and t.keys and t.amaf_stamp and t.amaf_ply):
+        search_free(t)
+        return 0
+    memset(t.amaf_stamp, 0, MAXCOLOURS * CODESPACE * sizeof(int32_t))
+    t.cap = cap
+    return 1
+
+
+cdef void search_free(Search* t) noexcept nogil:
+    cfree(t.nodes)
+    cfree(t.moves)
+    cfree(t.keys)
+    cfree(t.amaf_stamp)
+    cfree(t.amaf_ply)
+    memset(t, 0, sizeof(Search))
+
+
+cdef void search_reset(Search* t) noexcept nogil:
+    """Empty tree with a fresh root."""
+    t.used = 1
+    t.root = 0
+    memset(&t.nodes[0], 0, sizeof(Node))
+    t.nodes[0].first = -1
+    t.nodes[0].move = -1
+    t.nodes[0].colour = -1
+    t.nodes[0].side = -1
+
+
+cdef int skip_passes(State* s) noexcept nogil:
+    """Move ``to_play`` on to the next colour that has a move, marking the others out for good;
+    0 if no colour can move (the game is over)."""
+    while s.n_out < s.n_colours:
+        if not s.c[s.to_play].out:
+            if has_move(s, s.to_play):
+                return 1
+            s.c[s.to_play].out = 1
+            s.n_out += 1
+        advance(s)
+    return 0
+
+
+cdef int cmp_desc(const void* a, const void* b) noexcept nogil:
+    cdef int64_t x = (<const int64_t*>a)[0], y = (<const int64_t*>b)[0]
+    return (x < y) - (x > y)
+
+
+cdef void sort_best(int64_t* keys, int n, int m) noexcept nogil:
+    """Put the ``m`` largest of ``keys[:n]`` first, in descending order (selection when few are
+    wanted, which is the common case of a fresh node; a full sort otherwise)."""
+    cdef int i, j, b
+    cdef int64_t x
+    if m >= n or m * 8 > n:
+        qsort(keys, n, sizeof(int64_t), cmp_desc)
+        return
+    for i in range(m):
+        b = i
+        for j in range(i + 1, n):
+            if keys[j] > keys[b]:
+                b = j
+        x = keys[i]
+        keys[i] = keys[b]
+        keys[b] = x
+
+
+cdef inline int open_count(const SearchParams* sp, const Node* nd) noexcept nogil:
+    """How many children (best prior first) node ``nd`` looks at for its visit count."""
+    cdef int n = <int>(sp.widen_base + sp.widen * sqrt(nd.visits))
+    if n > nd.n_legal:
+        n = nd.n_legal
+    return n if n > 1 else 1
+
+
+cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, int32_t ni, const State* s,
+                int want, Rng* rng) noexcept nogil:
+    """Give node ``ni`` (position ``s``, ``to_play`` already past the passes) room for ``want``
+    children: the node's current children keep their statistics, the best further moves by
+    ``greedy_key`` are added with prior values, all in a new contiguous block (children are
+    added lazily as progressive widening needs them, so most nodes hold only a few).
+    Returns 0 if the pool is full (the node keeps what it has)."""
+    cdef int k = s.to_play
+    cdef int n = gen_moves(s, k, t.moves)
+    cdef int i, j, m, idx, have, dup, fresh, c_i
+    cdef uint32_t others = opponents(cfg, s, k)
+    cdef int64_t kmin, kmax
+    cdef double span, pv
+    cdef Node* nd = &t.nodes[ni]
+    cdef Node* c
+    cdef int side = cfg.side_of[mover_of(cfg, s, k)]
+    t.listed += n
+    have = nd.n_child if nd.first >= 0 else 0
+    m = want if want < n else n
+    if m > MAXCHILD:
+        m = MAXCHILD
+    if m <= have:
+        nd.n_legal = have
+        return 1
+    if t.used + m > t.cap:
+        return 0
+    kmin = 0x7FFFFFFFFFFFFFFF
+    for i in range(n):
+        # key in the high bits, a random tie-break, the index in the low 16 bits
+        t.keys[i] = ((greedy_key(s, k, t.moves[i], others) * 64 + rng_below(rng, 64)) << 16) | i
+        if t.keys[i] < kmin:
+            kmin = t.keys[i]
+    kmin >>= 22
+    sort_best(t.keys, n, m + have)
+    kmax = t.keys[0] >> 22
+    span = <double>(kmax - kmin)
+    fresh = t.used
+    if have:
+        memcpy(&t.nodes[fresh], &t.nodes[nd.first], have * sizeof(Node))
+    j = have
+    i = 0
+    while j < m and i < n:
+        idx = <int>(t.keys[i] & 0xFFFF)
+        dup = 0
+        for c_i in range(have):
+            if t.nodes[fresh + c_i].move == t.moves[idx]:
+                dup = 1
+                break
+        if not dup:
+            c = &t.nodes[fresh + j]
+            memset(c, 0, sizeof(Node))
+            c.first = -1
+            c.move = t.moves[idx]
+            c.colour = k
+            c.side = side
+            pv = (sp.prior_hi if span <= 0
+                  else sp.prior_lo + (sp.prior_hi - sp.prior_lo) * ((t.keys[i] >> 22) - kmin) / span)
+            c.visits = <float>sp.prior_n
+            c.value = <float>(pv * sp.prior_n)
+            j += 1
+        i += 1
+    nd.first = fresh
+    nd.n_child = j
+    nd.n_legal = n if n < MAXCHILD else MAXCHILD
+    t.used += j
+    return 1
+
+
+cdef int32_t select_child(const SearchParams* sp, Search* t, int32_t ni) noexcept nogil:
+    cdef Node* nd = &t.nodes[ni]
+    cdef int n_open = open_count(sp, nd)
+    cdef int i, best = nd.first
+    cdef double lnn = log(nd.visits + 1.0), q, beta, score, best_score = -1e300
+    cdef Node* c
+    if n_open > nd.n_child:
+        n_open = nd.n_child
+    for i in range(nd.first, nd.first + n_open):
+        c = &t.nodes[i]
+        q = c.value / c.visits
+        if c.rave_n > 0:
+            beta = c.rave_n / (c.rave_n + c.visits + c.rave_n * c.visits / sp.rave_k)
+            q = (1.0 - beta) * q + beta * (c.rave_v / c.rave_n)
+        score = q + sp.explore * sqrt(lnn / c.visits)
+        if score > best_score:
+            best_score = score
+            best = i
+    return best
+
+
+cdef void side_values(const Config* cfg, const SearchParams* sp, const State* s,
+                      double* out) noexcept nogil:
+    """Value in [0, 1] of a finished game for each side: win share blended with score margin."""
+    cdef int sc[MAXCOLOURS]
+    cdef int i, j, other, nwin
+    cdef double win
+    side_scores(cfg, s, sc)
+    for i in range(cfg.n_sides):
+        other = -1000000
+        nwin = 1
+        for j in range(cfg.n_sides):
+            if j != i:
+                if sc[j] > other:
+                    other = sc[j]
+                if sc[j] == sc[i]:
+                    nwin += 1
+        if sc[i] > other:
+            win = 1.0
+        elif sc[i] == other:
+            win = 1.0 / nwin
+        else:
+            win = 0.0
+        out[i] = ((1.0 - sp.score_weight) * win
+                  + sp.score_weight * (0.5 + 0.5 * tanh((sc[i] - other) / sp.score_scale)))
+
+
+cdef inline void amaf_mark(Search* t, int k, int code, int ply) noexcept nogil:
+    cdef int idx = k * CODESPACE + code
+    if t.amaf_stamp[idx] != t.stamp:
+        t.amaf_stamp[idx] = t.stamp
+        t.amaf_ply[idx] = <int16_t>ply
+
+
+cdef int playout_pick(const Config* cfg, const SearchParams* sp, const State* s, int k,
+                      uint16_t* moves, int n, Rng* rng) noexcept nogil:
+    """Index of the playout move: the best by greedy_key of ``playout_k`` random draws."""
+    cdef int i, j, best
+    cdef int64_t key, best_key
+    cdef uint32_t others
+    best = rng_below(rng, <uint32_t>n)
+    if sp.playout_k <= 1 or n == 1:
+        return best
+    others = opponents(cfg, s, k)
+    best_key = greedy_key(s, k, moves[best], others)
+    for j in range(1, sp.playout_k):
+        i = rng_below(rng, <uint32_t>n)
+        key = greedy_key(s, k, moves[i], others)
+        if key > best_key:
+            best_key = key
+            best = i
+    return best
+
+
+cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, const State* root,
+                        Rng* rng) noexcept nogil:
+    """One simulation: descend the tree, expand a leaf, play out, back up values and RAVE."""
+    cdef State s
+    cdef int depth = 0, ply = 0, k, n, i, j, pi
+    cdef int32_t ni = t.root, ci
+    cdef Node* nd
+    cdef Node* c
+    cdef double v[MAXCOLOURS]
+    memcpy(&s, root, sizeof(State))
+    t.stamp += 1
+    t.path[0] = ni
+    # descend
+    while True:
+        nd = &t.nodes[ni]
+        if nd.terminal:
+            break
+        if nd.first < 0:
+            if ni != t.root and nd.visits < sp.expand_after + sp.prior_n:
+                break
+            if not skip_passes(&s):
+                nd.terminal = 1
+                break
+            if not expand(cfg, sp, t, ni, &s, <int>(sp.widen_base + sp.widen * sqrt(nd.visits)) + 2, rng):
+                break
+            nd = &t.nodes[ni]
+        elif open_count(sp, nd) > nd.n_child and nd.n_child < nd.n_legal:
+            s.to_play = t.nodes[nd.first].colour
+            expand(cfg, sp, t, ni, &s, 2 * open_count(sp, nd), rng)
+            nd = &t.nodes[ni]
+        ci = select_child(sp, t, ni)
+        c = &t.nodes[ci]
+        s.to_play = c.colour
+        do_move(cfg, &s, c.colour, c.move)
+        amaf_mark(t, c.colour, c.move, ply)
+        ply += 1
+        advance(&s)
+        ni = ci
+        if depth + 1 < MAXDEPTH - 1:
+            depth += 1
+            t.path[depth] = ni
+        else:
+            break
+    # play out
+    while s.n_out < s.n_colours:
+        k = s.to_play
+        if not s.c[k].out:
+            n = gen_moves(&s, k, t.moves)
+            if n == 0:
+                s.c[k].out = 1
+                s.n_out += 1
+            else:
+                t.listed += n
+                i = playout_pick(cfg, sp, &s, k, t.moves, n, rng)
+                amaf_mark(t, k, t.moves[i], ply)
+                ply += 1
+                do_move(cfg, &s, k, t.moves[i])
+        advance(&s)
+    t.playouts += 1
+    side_values(cfg, sp, &s, v)
+    # back up: real statistics on the path, RAVE on the children of every node on it
+    for i in range(depth + 1):
+        nd = &t.nodes[t.path[i]]
+        nd.visits += 1
+        if nd.side >= 0:
+            nd.value += <float>v[nd.side]
+        if nd.first >= 0:
+            for j in range(nd.first, nd.first + nd.n_child):
+                c = &t.nodes[j]
+                pi = c.colour * CODESPACE + c.move
+                if t.amaf_stamp[pi] == t.stamp and t.amaf_ply[pi] >= i:
+                    c.rave_n += 1
+                    c.rave_v += <float>v[c.side]
+
+
+cdef int64_t run_search(const Config* cfg, const SearchParams* sp, Search* t, const State* root,
+                        Rng* rng, int64_t max_playouts, double max_seconds) noexcept nogil:
+    """Simulations from ``root`` until ``max_playouts`` (if > 0) or ``max_seconds`` (if > 0);
+    returns how many were run."""
+    cdef int64_t done = 0
+    cdef double deadline = 0
+    if max_seconds > 0:
+        deadline = now_seconds() + max_seconds
+    while True:
+        if max_playouts > 0 and done >= max_playouts:
+            break
+        if max_seconds > 0 and (done & 7) == 0 and now_seconds() >= deadline:
+            break
+        simulate_once(cfg, sp, t, root, rng)
+        done += 1
+        if max_playouts <= 0 and max_seconds <= 0:
+            break
+    return done
+
+
+cdef int32_t best_root_child(Search* t) noexcept nogil:
+    """The root's most visited child (ties: the better value); -1 if it has none."""
+    cdef Node* r = &t.nodes[t.root]
+    cdef int32_t i, best = -1
+    cdef double bv = -1, bq = -1, q
+    if r.first < 0:
+        return -1
+    for i in range(r.first, r.first + r.n_child):
+        q = t.nodes[i].value / t.nodes[i].visits
+        if t.nodes[i].visits > bv or (t.nodes[i].visits == bv and q > bq):
+            bv = t.nodes[i].visits
+            bq = q
+            best = i
+    return best
+
+
+#: mcts parameter names in SearchParams order, with their defaults (the one table for C and Python)
+SEARCH_PARAMS = (
+    ("explore", 0.1), ("prior_n", 8.0), ("prior_lo", 0.3), ("prior_hi", 0.6), ("rave_k", 300.0),
+    ("score_weight", 0.15), ("score_scale", 10.0), ("widen_base", 3.0), ("widen", 1.0),
+    ("playout_k", 3.0), ("expand_after", 1.0),
+)
+
+
+cdef void params_from(SearchParams* sp, values) except *:
+    cdef double v[11]
+    if len(values) != len(SEARCH_PARAMS):
+        raise ValueError(f"{len(SEARCH_PARAMS)} search parameters expected")
+    for i in range(len(SEARCH_PARAMS)):
+        v[i] = float(values[i])
+    sp.explore, sp.prior_n, sp.prior_lo, sp.prior_hi, sp.rave_k = v[0], v[1], v[2], v[3], v[4]
+    sp.score_weight, sp.score_scale, sp.widen_base, sp.widen = v[5], v[6], v[7], v[8]
+    sp.playout_k = <int32_t>v[9]
+    sp.expand_after = <int32_t>v[10]
+
+
+cdef void config_from(Config* cfg, int n_colours, player_of, counted, side_of, players) except *:
+    """Fill ``cfg`` from the variant's tables and one strategy tuple per player:
+    (kind, candidates, playouts, seconds, search parameter values)."""
+    cdef int k, p
+    memset(cfg, 0, sizeof(Config))
+    cfg.n_players = len(players)
+    cfg.n_sides = max(side_of) + 1
+    for k in range(n_colours):
+        cfg.player_of[k] = player_of[k]
+        cfg.counted[k] = 1 if counted[k] else 0
+    for p in range(cfg.n_players):
+        kind, cand, sims, seconds, params = players[p]
+        if not 0 <= kind < len(STRATEGY_NAMES):
+            raise ValueError(f"unknown strategy kind {kind}")
+        cfg.side_of[p] = side_of[p]
+        cfg.kind[p] = kind
+        cfg.cand[p] = max(1, cand)
+        cfg.sims[p] = max(0, sims)
+        cfg.seconds[p] = max(0.0, seconds)
+        params_from(&cfg.sp[p], params if params is not None else [v for _, v in SEARCH_PARAMS])
+
+
+cdef struct Workspace:
+    uint16_t* moves         # the legal moves of the decision
+    uint16_t* buf           # playouts of mc
+    int64_t* keys           # mc candidate ordering
+    Search tree             # mcts (allocated on first use)
+    int32_t tree_nodes      # node capacity used when the tree is allocated
+
+
+cdef int workspace_alloc(Workspace* ws, int32_t tree_nodes) noexcept nogil:
+    memset(ws, 0, sizeof(Workspace))
+    ws.moves = <uint16_t*>malloc(MAXLIST * sizeof(uint16_t))
+    ws.buf = <uint16_t*>malloc(MAXLIST * sizeof(uint16_t))
+    ws.keys = <int64_t*>malloc(MAXLIST * sizeof(int64_t))
+    ws.tree_nodes = tree_nodes
+    return 1 if ws.moves and ws.buf and ws.keys else 0
+
+
+cdef void workspace_free(Workspace* ws) noexcept nogil:
+    cfree(ws.moves)
+    cfree(ws.buf)
+    cfree(ws.keys)
+    if ws.tree.nodes:
+        search_free(&ws.tree)
+
+
+cdef int choose_index(const Config* cfg, const State* s, int k, uint16_t* moves, int n, Rng* rng,
+                      Workspace* ws) noexcept nogil:
+    """Index in ``moves`` (the ``n`` legal moves of colour k) of the move the player moving k
+    plays: the one decision function behind self-play and the move-choice API."""
+    cdef int p = mover_of(cfg, s, k)
+    cdef int i, best
+    cdef int32_t ci
+    if cfg.kind[p] == STRAT_GREEDY:
+        return choose_greedy(cfg, s, k, moves, n, rng)
+    if cfg.kind[p] == STRAT_MC:
+        return choose_mc(cfg, s, k, moves, n, rng, ws.buf, ws.keys)
+    if cfg.kind[p] == STRAT_MCTS:
+        if n == 1:
+            return 0
+        if not ws.tree.nodes and not search_alloc(&ws.tree, ws.tree_nodes):
+            return choose_greedy(cfg, s, k, moves, n, rng)
+        search_reset(&ws.tree)
+        run_search(cfg, &cfg.sp[p], &ws.tree, s, rng, cfg.sims[p], cfg.seconds[p])
+        ci = best_root_child(&ws.tree)
+        if ci >= 0:
+            best = ws.tree.nodes[ci].move
+            for i in range(n):
+                if moves[i] == best:
+                    return i
+        return choose_greedy(cfg, s, k, moves, n, rng)
+    return rng_below(rng, <uint32_t>n)
+
+
+def tree_nodes_for(players) -> int:
+    """Node capacity for the largest search of ``players`` (each simulation expands at most one
+    node; children are added a few at a time; a time budget is taken as up to 50,000 playouts/s)."""
+    most = 1
+    for kind, cand, sims, seconds, params in players:
+        if kind == STRAT_MCTS:
+            most = max(most, sims, int(seconds * 50_000) + 1)
+    return int(min(most * 24 + 4 * MAXCHILD, 40_000_000))
+
+
+def simulate_block(Position start, player_of, counted, side_of, players,
                    uint64_t seed, int n_games, int n_record=0, bint want_cells=False) -> dict:
     """Play ``n_games`` games from ``start`` with a strategy per player; per-game results.
 
+    ``players``: per player (kind, candidates, playouts, seconds, search parameters or None).
     Returns numpy arrays: ``scores`` (games x colours), ``all_placed`` (games x colours),
     ``length`` (placements), ``listed`` (legal moves listed on the decisions), ``decisions``,
     for the first ``n_record`` games ``record`` (colour << 16 | move code, -1 padded) and, with
@@ -810,18 +1337,9 @@ def simulate_block(Position start, player_of, counted, side_of, kinds, cands, si
     cdef Config cfg
     cdef State s
     cdef Rng rng
-    cdef int g, k, n, idx, p, i, nc = start.s.n_colours
-    memset(&cfg, 0, sizeof(Config))
-    cfg.n_players = len(kinds)
-    cfg.n_sides = max(side_of) + 1
-    for k in range(nc):
-        cfg.player_of[k] = player_of[k]
-        cfg.counted[k] = 1 if counted[k] else 0
-    for p in range(cfg.n_players):
-        cfg.side_of[p] = side_of[p]
-        cfg.kind[p] = kinds[p]
-        cfg.cand[p] = max(1, cands[p])
-        cfg.sims[p] = max(1, sims[p])
+    cdef Workspace ws
+    cdef int g, k, n, idx, i, nc = start.s.n_colours
+    config_from(&cfg, nc, player_of, counted, side_of, players)
     n_record = max(0, min(n_record, n_games))
     scores = np.zeros((n_games, nc), dtype=np.int32)
     all_placed = np.zeros((n_games, nc), dtype=np.int8)
@@ -839,9 +1357,10 @@ def simulate_block(Position start, player_of, counted, side_of, kinds, cands, si
     cdef uint64_t[:, :, ::1] cv = cells
     cdef uint64_t occ[MAXCOLOURS][MAXROWS]
     rng_seed(&rng, seed)
-    cdef uint16_t* buf = <uint16_t*>malloc(MAXLIST * sizeof(uint16_t))
-    cdef uint16_t* buf2 = <uint16_t*>malloc(MAXLIST * sizeof(uint16_t))
-    cdef int64_t* keys = <int64_t*>malloc(MAXLIST * sizeof(int64_t))
+    if not workspace_alloc(&ws, tree_nodes_for(players)):
+        workspace_free(&ws)
+        raise MemoryError()
+    cdef uint16_t* buf = ws.moves
     try:
         with nogil:
             for g in range(n_games):
@@ -857,13 +1376,7 @@ def simulate_block(Position start, player_of, counted, side_of, kinds, cands, si
                         else:
                             liv[g] += n
                             dv[g] += 1
-                            p = mover_of(&cfg, &s, k)
-                            if cfg.kind[p] == STRAT_GREEDY:
-                                idx = choose_greedy(&cfg, &s, k, buf, n, &rng)
-                            elif cfg.kind[p] == STRAT_MC:
-                                idx = choose_mc(&cfg, &s, k, buf, n, &rng, buf2, keys)
-                            else:
-                                idx = rng_below(&rng, <uint32_t>n)
+                            idx = choose_index(&cfg, &s, k, buf, n, &rng, &ws)
                             if g < n_record and s.n_placed < MAXPLIES:
                                 rv[g, s.n_placed] = (k << 16) | buf[idx]
                             if want_cells:
@@ -878,9 +1391,7 @@ def simulate_block(Position start, player_of, counted, side_of, kinds, cands, si
                         for i in range(s.height):
                             cv[g, k, i] = occ[k][i]
     finally:
-        cfree(buf)
-        cfree(buf2)
-        cfree(keys)
+        workspace_free(&ws)
     return {"scores": scores, "all_placed": all_placed, "length": length, "listed": listed,
             "decisions": decisions, "record": record[:n_record], "cells": cells}
 
@@ -891,3 +1402,149 @@ cdef inline void add_cells(const State* s, uint64_t* rows, int code) noexcept no
     decode(s, code, &o, &r, &c)
     for i in range(o_h[o]):
         rows[r + i] |= o_rows[o][i] << c
+
+
+def choose(Position pos, int colour, player_of, counted, side_of, players, uint64_t seed) -> int:
+    """Code of the move the player moving ``colour`` plays in ``pos`` (-1: the colour has no
+    move), by the same decision function as self-play (``players`` as in ``simulate_block``)."""
+    cdef Config cfg
+    cdef Rng rng
+    cdef Workspace ws
+    cdef int n, idx = -1
+    pos._check_colour(colour)
+    config_from(&cfg, pos.s.n_colours, player_of, counted, side_of, players)
+    rng_seed(&rng, seed)
+    if not workspace_alloc(&ws, tree_nodes_for(players)):
+        workspace_free(&ws)
+        raise MemoryError()
+    try:
+        with nogil:
+            n = gen_moves(&pos.s, colour, ws.moves)
+            if n > 0:
+                idx = choose_index(&cfg, &pos.s, colour, ws.moves, n, &rng, &ws)
+        code = ws.moves[idx] if idx >= 0 else -1
+    finally:
+        workspace_free(&ws)
+    return code
+
+
+cdef int32_t find_child(Search* t, int32_t ni, int colour, int code) noexcept nogil:
+    cdef Node* nd = &t.nodes[ni]
+    cdef int32_t i
+    if nd.first < 0:
+        return -1
+    for i in range(nd.first, nd.first + nd.n_child):
+        if t.nodes[i].colour == colour and t.nodes[i].move == code:
+            return i
+    return -1
+
+
+cdef int keep_subtree(Search* t, int32_t ni) noexcept nogil:
+    """Make node ``ni`` the root, keeping its subtree and freeing the rest of the pool (the
+    subtree is copied breadth first into a new pool, children stay contiguous); 0 if out of
+    memory (the tree is then left as it was)."""
+    cdef Node* fresh = <Node*>malloc(t.cap * sizeof(Node))
+    cdef int32_t* origin = <int32_t*>malloc(t.cap * sizeof(int32_t))
+    cdef int32_t used = 1, j = 0, i, old
+    if not fresh or not origin:
+        cfree(fresh)
+        cfree(origin)
+        return 0
+    fresh[0] = t.nodes[ni]
+    origin[0] = ni
+    while j < used:
+        old = origin[j]
+        if t.nodes[old].first >= 0:
+            fresh[j].first = used
+            for i in range(t.nodes[old].n_child):
+                fresh[used + i] = t.nodes[t.nodes[old].first + i]
+                origin[used + i] = t.nodes[old].first + i
+            used += t.nodes[old].n_child
+        j += 1
+    cfree(t.nodes)
+    cfree(origin)
+    t.nodes = fresh
+    t.used = used
+    t.root = 0
+    t.nodes[0].side = -1
+    return 1
+
+
+cdef class Searcher:
+    """A Monte Carlo tree search that keeps its tree between moves (tree reuse).
+
+    ``search`` runs simulations from a position for one colour's player and returns the root's
+    candidates; between two searches of one game, ``advance`` descends the tree along the moves
+    played since, so the statistics of the reached subtree are kept.  The search loop runs in C
+    without the GIL, so two Searchers can run in two threads at once (root parallelism).
+    """
+
+    cdef Search t
+    cdef Config cfg
+    cdef int player
+
+    def __cinit__(self, int n_colours, player_of, counted, side_of, players, int player,
+                  int32_t capacity=0):
+        config_from(&self.cfg, n_colours, player_of, counted, side_of, players)
+        if not 0 <= player < self.cfg.n_players:
+            raise ValueError("player out of range")
+        self.player = player
+        if capacity <= 0:
+            capacity = tree_nodes_for(players)
+        if not search_alloc(&self.t, capacity):
+            raise MemoryError()
+        search_reset(&self.t)
+
+    def __dealloc__(self):
+        search_free(&self.t)
+
+    def clear(self):
+        """Forget the tree."""
+        search_reset(&self.t)
+
+    def advance(self, moves) -> bool:
+        """Descend along ``moves`` ((colour, code) pairs played since the last search's root);
+        True if the subtree reached is kept, False if the tree was cleared."""
+        cdef int32_t ni = self.t.root
+        for colour, code in moves:
+            ni = find_child(&self.t, ni, colour, code)
+            if ni < 0:
+                search_reset(&self.t)
+                return False
+        if ni != self.t.root and (self.t.nodes[ni].first < 0 or not keep_subtree(&self.t, ni)):
+            search_reset(&self.t)
+            return False
+        return True
+
+    @property
+    def nodes_used(self) -> int:
+        return self.t.used
+
+    def search(self, Position pos, uint64_t seed, int64_t playouts, double seconds) -> dict:
+        """Simulations from ``pos`` (colour to play: ``pos.to_play``, passes skipped) until the
+        budget is spent; returns ``{"playouts", "listed", "root_visits", "children"}`` with the
+        root's children as (colour, code, visits, value, RAVE visits, RAVE value) in the tree's
+        order (by prior); visits without the prior's virtual ones, the value with them."""
+        cdef Rng rng
+        cdef int64_t done
+        cdef int32_t i
+        cdef Node* c
+        cdef SearchParams* sp = &self.cfg.sp[self.player]
+        cdef State root
+        memcpy(&root, &pos.s, sizeof(State))
+        rng_seed(&rng, seed)
+        self.t.playouts = 0
+        self.t.listed = 0
+        with nogil:
+            skip_passes(&root)
+            done = run_search(&self.cfg, sp, &self.t, &root, &rng, playouts, seconds)
+        children = []
+        r = &self.t.nodes[self.t.root]
+        if r.first >= 0:
+            for i in range(r.first, r.first + r.n_child):
+                c = &self.t.nodes[i]
+                real = c.visits - sp.prior_n
+                children.append((c.colour, c.move, real, c.value / c.visits,
+                                 c.rave_n, c.rave_v / c.rave_n if c.rave_n > 0 else float("nan")))
+        return {"playouts": done, "listed": self.t.listed, "root_visits": r.visits,
+                "children": children}

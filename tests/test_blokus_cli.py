@@ -8,7 +8,8 @@ import pickle
 
 import pytest
 
-from solver.blokus.selfplay import SelfPlay, parse_strategy, strategies_for
+from solver.blokus.players import parse_strategy
+from solver.blokus.selfplay import SelfPlay, strategies_for
 from solver.blokus.sgf import read_games, write_game
 from solver.blokus.variants import variant_by_name
 from solver.cli.main import main
@@ -126,7 +127,8 @@ def test_recorded_games_match_tally():
 
 
 def test_strategies():
-    assert parse_strategy("mc") == (2, 8, 16)
+    s = parse_strategy("mc")
+    assert (s.kind, s.candidates, s.playouts) == (2, 8, 16)
     with pytest.raises(SolverError):
         parse_strategy("mc:0:3")
     with pytest.raises(SolverError):

@@ -8,7 +8,10 @@ Strategies (all in C, chosen per player/seat):
   random;
 * ``mc`` / ``mc:C:P``: flat Monte Carlo: the C greedy-best moves (default 8) are each tried with P
   uniform-random playouts (default 16); the move with the best mean of (score margin over the
-  best other side + 10 x win share) is played.
+  best other side + 10 x win share) is played;
+* ``mcts`` / ``mcts:PLAYOUTS[:key=value...]``: Monte Carlo tree search (solver.blokus.players).
+
+Every decision goes through the same C function as the move-choice API (solver.blokus.players).
 
 >>> exp = SelfPlay("duo", strategies=("greedy", "random"))
 >>> rows = exp.rows(exp.simulate(12345, 20), 20)
@@ -27,39 +30,11 @@ import numpy as np
 
 from solver._ext import blokus as _ext
 from solver.blokus.game import Game
+from solver.blokus.players import engine_players, parse_strategy
 from solver.blokus.variants import ROTATING, Variant, variant_by_name
-from solver.errors import SolverError
 from solver.montecarlo.experiment import Experiment, Tally
 from solver.montecarlo.seats import one_per_seat
 from solver.montecarlo.stats import mean_columns, wilson_interval
-
-STRATEGY_KINDS = {"random": 0, "greedy": 1, "mc": 2}
-MC_DEFAULT = (8, 16)
-
-
-def parse_strategy(text: str) -> tuple[int, int, int]:
-    """``random``, ``greedy``, ``mc`` or ``mc:C:P`` -> (kind, candidates, playouts).
-
-    >>> parse_strategy("mc:4:32")
-    (2, 4, 32)
-    """
-    parts = text.strip().lower().split(":")
-    if parts[0] not in STRATEGY_KINDS:
-        raise SolverError(f"unknown strategy {text!r} (known: random, greedy, mc, mc:CANDIDATES:PLAYOUTS)")
-    kind = STRATEGY_KINDS[parts[0]]
-    if kind != 2:
-        if len(parts) > 1:
-            raise SolverError(f"strategy {parts[0]} takes no parameters: {text!r}")
-        return kind, 0, 0
-    if len(parts) == 1:
-        return kind, *MC_DEFAULT
-    try:
-        cand, sims = int(parts[1]), int(parts[2]) if len(parts) == 3 else None
-        if len(parts) != 3 or cand < 1 or sims < 1 or cand > 1000 or sims > 100000:
-            raise ValueError
-    except (ValueError, TypeError):
-        raise SolverError(f"bad mc strategy {text!r}: use mc:CANDIDATES:PLAYOUTS with positive numbers") from None
-    return kind, cand, sims
 
 
 def strategies_for(variant: Variant, text: str) -> tuple[str, ...]:
@@ -88,10 +63,9 @@ class SelfPlay(Experiment):
     def play_block(self, seed: int, n_games: int, n_record: int = 0) -> dict[str, np.ndarray]:
         """Per-game arrays of a block of games (see ``solver._ext.blokus.simulate_block``)."""
         v = self._variant()
-        parsed = [parse_strategy(s) for s in self._strategies()]
+        players = engine_players(v, [parse_strategy(s) for s in self._strategies()])
         start = Game(v).position
-        return _ext.simulate_block(start, list(v.player_of), list(v.counted), list(v.sides),
-                                   [p[0] for p in parsed], [p[1] for p in parsed], [p[2] for p in parsed],
+        return _ext.simulate_block(start, list(v.player_of), list(v.counted), list(v.sides), players,
                                    seed, n_games, n_record, self.coverage)
 
     def _coverage(self, cells: np.ndarray, winner: np.ndarray) -> Tally:

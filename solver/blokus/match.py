@@ -1,0 +1,212 @@
+"""Matches of one of our strategies against any GTP engine (Pentobi's, or our own).
+
+Colours alternate: in even games our player is seat 0 (it moves first), in odd games seat 1.  Both
+sides must agree at every move: our move must be accepted by the opponent's ``play``, the
+opponent's move must be legal for our engine, a ``pass`` must be forced, and at the end both must
+compute the same ``final_score``.  A disagreement, a crashed or silent opponent, or a game over its
+time limit is reported and the game counts as not played, never as a win.
+"""
+
+from __future__ import annotations
+
+import shlex
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from solver import __version__
+from solver.blokus.game import Game
+from solver.blokus.gtp import GtpClient, GtpEngine, GtpError, final_score_text
+from solver.blokus.variants import Variant
+from solver.errors import SolverError
+from solver.montecarlo.stats import wilson_interval
+
+RESULTS = ("win", "draw", "loss", "not played")
+
+
+@dataclass
+class MatchGame:
+    """One game of a match, from our player's point of view."""
+
+    index: int
+    seat: int
+    result: str = "not played"
+    points: int = 0
+    opponent_points: int = 0
+    our_moves: int = 0
+    our_seconds: float = 0.0
+    opponent_moves: int = 0
+    opponent_seconds: float = 0.0
+    note: str = ""
+    game: Game | None = field(default=None, repr=False)
+
+    @property
+    def margin(self) -> int:
+        return self.points - self.opponent_points
+
+
+def side_points(game: Game) -> list[int]:
+    """Pentobi points of each side (sum over its counted colours)."""
+    v = game.variant
+    out = [0] * v.n_sides
+    for k, pts in enumerate(game.pentobi_points()):
+        p = v.player_of[k]
+        if p >= 0 and v.counted[k]:
+            out[v.sides[p]] += pts
+    return out
+
+
+class Match:
+    """Plays games of ``strategy`` against the engine started by ``opponent`` (a command line)."""
+
+    def __init__(self, variant: Variant, strategy: str, opponent: str, seed: int = 0,
+                 seconds: float | None = None, timeout: float = 600.0, threads: int = 1) -> None:
+        if variant.n_players != 2:
+            raise SolverError(f"matches are for two-player variants (duo, classic-2), not {variant.name}")
+        self.variant = variant
+        self.strategy = strategy
+        self.command = shlex.split(opponent)
+        if not self.command:
+            raise SolverError("--opponent is empty")
+        self.opponent_text = opponent
+        self.seed = seed
+        self.seconds = seconds
+        self.timeout = timeout
+        self.threads = threads
+        self.client: GtpClient | None = None
+        # checks the spec before any game starts
+        GtpEngine(variant, strategy, seed=seed, seconds=seconds, threads=threads)
+
+    def start(self) -> None:
+        """Start the opponent now (SolverError if it cannot be started)."""
+        self._client()
+
+    def _client(self) -> GtpClient:
+        if self.client is None or self.client.proc.poll() is not None:
+            self.client = GtpClient(self.command, timeout=self.timeout)
+        return self.client
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+
+    def play_game(self, index: int) -> MatchGame:
+        """Game ``index`` (our seat: index % 2); never raises for the opponent's faults."""
+        v = self.variant
+        result = MatchGame(index, index % 2)
+        ours = GtpEngine(v, self.strategy, seed=(self.seed * 7_919 + index) & 0xFFFFFFFF,
+                         seconds=self.seconds, threads=self.threads)
+        game = ours.game
+        result.game = game
+        deadline = time.monotonic() + self.timeout
+        try:
+            client = self._client()
+            client.send(f"set_game {v.sgf_game}", timeout=30)
+            client.send("clear_board", timeout=30)
+            while True:
+                k = game.to_play
+                if k is None:
+                    break
+                if time.monotonic() > deadline:
+                    raise GtpError("the game went over its time limit")
+                colour = v.sgf_colour_props[k]
+                if game.player_of_colour(k) == result.seat:
+                    t0 = time.perf_counter()
+                    move = ours.choose(game)
+                    result.our_seconds += time.perf_counter() - t0
+                    result.our_moves += 1
+                    text = game.move_text(move)
+                    game.play(move)
+                    try:
+                        client.send(f"play {colour} {text}", timeout=max(1.0, deadline - time.monotonic()))
+                    except GtpError as exc:
+                        raise GtpError(f"the opponent rejected our move {colour} {text} "
+                                       f"(move {len(game.moves)}): {exc}") from None
+                else:
+                    t0 = time.perf_counter()
+                    answer = client.send(f"genmove {colour}", timeout=max(1.0, deadline - time.monotonic()))
+                    result.opponent_seconds += time.perf_counter() - t0
+                    result.opponent_moves += 1
+                    word = answer.strip().lower()
+                    if word == "resign":
+                        result.note = "opponent resigned"
+                        break
+                    if word == "pass":
+                        raise GtpError(f"the opponent passed with {colour} although it has legal moves "
+                                       f"(move {len(game.moves) + 1})")
+                    try:
+                        game.play(answer.strip(), k)
+                    except SolverError as exc:
+                        raise GtpError(f"the opponent's move {colour} {answer.strip()} "
+                                       f"(move {len(game.moves) + 1}) is illegal here: {exc}") from None
+            if result.note != "opponent resigned":
+                theirs = client.send("final_score", timeout=30).strip()
+                mine = final_score_text(game)
+                if theirs != mine:
+                    raise GtpError(f"final scores disagree: ours {mine}, the opponent's {theirs}")
+        except GtpError as exc:
+            result.note = f"{exc} ({len(game.moves)} moves played)"
+            if self.client is not None and self.client.proc.poll() is None and "time limit" in str(exc):
+                self.client.proc.kill()
+            return result
+        pts = side_points(game)
+        me = v.sides[result.seat]
+        result.points, result.opponent_points = pts[me], pts[1 - me]
+        if result.note == "opponent resigned":
+            result.result = "win"
+        else:
+            result.result = "win" if result.margin > 0 else ("draw" if result.margin == 0 else "loss")
+        return result
+
+    def play(self, games: int, on_game: Callable[[MatchGame], None] | None = None) -> list[MatchGame]:
+        """Play ``games`` games in order; Ctrl-C stops after the games finished so far (they are
+        returned through ``on_game`` as they end)."""
+        out = []
+        try:
+            for i in range(games):
+                g = self.play_game(i)
+                out.append(g)
+                if on_game:
+                    on_game(g)
+        finally:
+            self.close()
+        return out
+
+
+def game_rows(match: Match, games: list[MatchGame], complete: bool) -> list[dict]:
+    """One CSV row per game."""
+    rows = []
+    for g in games:
+        rows.append({
+            "game": "blokus", "variant": match.variant.name, "match_game": g.index, "seat": g.seat,
+            "strategy": match.strategy, "opponent": match.opponent_text, "result": g.result,
+            "points": g.points, "opponent_points": g.opponent_points, "margin": g.margin,
+            "moves": len(g.game.moves) if g.game else 0,
+            "seconds_per_move": g.our_seconds / g.our_moves if g.our_moves else float("nan"),
+            "opponent_seconds_per_move": g.opponent_seconds / g.opponent_moves if g.opponent_moves else float("nan"),
+            "note": g.note, "complete": complete, "seed": match.seed, "solver_version": __version__,
+        })
+    return rows
+
+
+def summary(match: Match, games: list[MatchGame]) -> dict:
+    """Wins, draws, losses, score (draw = half) with its 95 % Wilson interval, mean margin and
+    mean time per move of each side, over the games played."""
+    played = [g for g in games if g.result != "not played"]
+    n = len(played)
+    wins = sum(g.result == "win" for g in played)
+    draws = sum(g.result == "draw" for g in played)
+    score = wins + 0.5 * draws
+    lo, hi = wilson_interval(score, n)
+    our_moves = sum(g.our_moves for g in played)
+    their_moves = sum(g.opponent_moves for g in played)
+    return {
+        "variant": match.variant.name, "strategy": match.strategy, "opponent": match.opponent_text,
+        "games": len(games), "played": n, "not_played": len(games) - n, "wins": wins, "draws": draws,
+        "losses": n - wins - draws, "score": score / n if n else float("nan"), "ci_low": lo, "ci_high": hi,
+        "mean_margin": sum(g.margin for g in played) / n if n else float("nan"),
+        "seconds_per_move": sum(g.our_seconds for g in played) / our_moves if our_moves else float("nan"),
+        "opponent_seconds_per_move": (sum(g.opponent_seconds for g in played) / their_moves
+                                      if their_moves else float("nan")),
+    }

@@ -1,0 +1,282 @@
+"""Blokus players: strategy specs and the move-choice API ("which move does this player make here?").
+
+Every strategy is decided by one C function (``choose_index`` in ext/blokus.pyx) that both the
+self-play runner and this module call, so a strategy plays the same here, in ``selfplay``, in the
+GTP engine and in the match runner.
+
+Strategy specs (one per seat in ``--strategy``):
+
+* ``random`` -- uniform over the legal moves;
+* ``greedy`` -- largest piece, then most new own corners, then most opponents' corners taken;
+* ``mc`` / ``mc:C:P`` -- flat Monte Carlo: C greedy-best candidates, P playouts each;
+* ``mcts`` / ``mcts:PLAYOUTS`` / ``mcts:PLAYOUTS:key=value:...`` -- Monte Carlo tree search with
+  priors, progressive widening, RAVE and biased playouts (see ``SEARCH_PARAMS`` for the keys);
+  ``mcts:0`` with a time budget (``seconds``) searches for that long instead.
+
+>>> parse_strategy("mcts:500:explore=0.2").label
+'mcts:500:explore=0.2'
+>>> g = Game("duo")
+>>> m = choose_move(g, "greedy", seed=1)
+>>> m.piece in {"I5", "L5", "N", "P", "T5", "U", "V5", "W", "X", "Y", "Z5", "F"}
+True
+>>> choose_move(g, "mcts:200", seed=3) == choose_move(g, "mcts:200", seed=3)
+True
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, replace
+
+from solver._ext import blokus as _ext
+from solver.blokus.game import Game, Move
+from solver.blokus.variants import Variant
+from solver.errors import SolverError
+
+STRATEGY_NAMES: tuple[str, ...] = tuple(_ext.STRATEGY_NAMES)
+#: mcts parameter names and defaults, in the engine's order (read from the engine itself)
+SEARCH_PARAMS: dict[str, float] = dict(_ext.SEARCH_PARAMS)
+SEARCH_LIMITS: dict[str, tuple[float, float]] = {
+    "explore": (0.0, 10.0), "prior_n": (0.0, 1000.0), "prior_lo": (0.0, 1.0), "prior_hi": (0.0, 1.0),
+    "rave_k": (1.0, 1e9), "score_weight": (0.0, 1.0), "score_scale": (0.1, 1000.0),
+    "widen_base": (1.0, 1000.0), "widen": (0.0, 1000.0), "playout_k": (1, 64), "expand_after": (0, 1000),
+}
+MC_DEFAULT = (8, 16)
+MCTS_DEFAULT_PLAYOUTS = 1000
+MAX_PLAYOUTS = 10_000_000
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A parsed strategy spec: engine kind and its parameters."""
+
+    name: str
+    candidates: int = 0
+    playouts: int = 0
+    seconds: float = 0.0
+    params: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def kind(self) -> int:
+        return STRATEGY_NAMES.index(self.name)
+
+    @property
+    def label(self) -> str:
+        """The spec as written back (``mcts:500:explore=0.2``)."""
+        if self.name == "mc":
+            return f"mc:{self.candidates}:{self.playouts}" if (self.candidates, self.playouts) != MC_DEFAULT else "mc"
+        if self.name == "mcts":
+            extra = "".join(f":{k}={_num(v)}" for k, v in self.params)
+            if self.playouts == MCTS_DEFAULT_PLAYOUTS and not extra:
+                return "mcts"
+            return f"mcts:{self.playouts}{extra}"
+        return self.name
+
+    def engine_tuple(self) -> tuple:
+        """(kind, candidates, playouts, seconds, search parameter values) for the engine."""
+        values = dict(SEARCH_PARAMS)
+        values.update(self.params)
+        return (self.kind, self.candidates, self.playouts, self.seconds, [values[k] for k in SEARCH_PARAMS])
+
+    def with_budget(self, playouts: int | None = None, seconds: float | None = None) -> Strategy:
+        """This strategy with another search budget (playouts for mc/mcts, seconds for mcts)."""
+        out = self
+        if playouts is not None:
+            if not 0 <= playouts <= MAX_PLAYOUTS:
+                raise SolverError(f"playouts must be from 0 to {MAX_PLAYOUTS}")
+            out = replace(out, playouts=playouts)
+        if seconds is not None:
+            if not 0 <= seconds <= 3600:
+                raise SolverError("seconds per move must be from 0 to 3600")
+            if self.name != "mcts" and seconds:
+                raise SolverError(f"strategy {self.name} has no time budget (use mcts)")
+            out = replace(out, seconds=seconds, playouts=0 if playouts is None else out.playouts)
+        return out
+
+
+def _num(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+def parse_strategy(text: str) -> Strategy:
+    """A strategy spec -> :class:`Strategy`; SolverError naming what is wrong.
+
+    >>> parse_strategy("mc:4:32")
+    Strategy(name='mc', candidates=4, playouts=32, seconds=0.0, params=())
+    >>> parse_strategy("mcts").playouts
+    1000
+    """
+    parts = [p.strip() for p in text.strip().lower().split(":")]
+    name = parts[0]
+    if name not in STRATEGY_NAMES:
+        raise SolverError(f"unknown strategy {text!r} (known: random, greedy, mc, mc:CANDIDATES:PLAYOUTS, "
+                          "mcts, mcts:PLAYOUTS[:key=value...])")
+    if name in ("random", "greedy"):
+        if len(parts) > 1:
+            raise SolverError(f"strategy {name} takes no parameters: {text!r}")
+        return Strategy(name)
+    if name == "mc":
+        if len(parts) == 1:
+            return Strategy("mc", *MC_DEFAULT)
+        try:
+            if len(parts) != 3:
+                raise ValueError
+            cand, sims = int(parts[1]), int(parts[2])
+            if not (1 <= cand <= 1000 and 1 <= sims <= 100000):
+                raise ValueError
+        except ValueError:
+            raise SolverError(f"bad mc strategy {text!r}: use mc:CANDIDATES:PLAYOUTS with CANDIDATES "
+                              "1..1000 and PLAYOUTS 1..100000") from None
+        return Strategy("mc", cand, sims)
+    playouts = MCTS_DEFAULT_PLAYOUTS
+    params: dict[str, float] = {}
+    for i, part in enumerate(parts[1:]):
+        if "=" not in part:
+            if i != 0 or not part.isdigit() or not 0 <= int(part) <= MAX_PLAYOUTS:
+                raise SolverError(f"bad mcts strategy {text!r}: use mcts:PLAYOUTS (0..{MAX_PLAYOUTS}) "
+                                  "then key=value parameters")
+            playouts = int(part)
+            continue
+        key, _, value = part.partition("=")
+        if key not in SEARCH_PARAMS:
+            raise SolverError(f"unknown mcts parameter {key!r} (known: {', '.join(SEARCH_PARAMS)})")
+        lo, hi = SEARCH_LIMITS[key]
+        try:
+            v = float(value)
+        except ValueError:
+            v = float("nan")
+        if not lo <= v <= hi:
+            raise SolverError(f"mcts parameter {key} must be a number from {_num(lo)} to {_num(hi)}: {value!r}")
+        params[key] = v
+    return Strategy("mcts", 0, playouts, 0.0, tuple(params.items()))
+
+
+def engine_players(variant: Variant, strategies: list[Strategy] | tuple[Strategy, ...]) -> list[tuple]:
+    """One engine tuple per player (see ``Strategy.engine_tuple``)."""
+    if len(strategies) != variant.n_players:
+        raise SolverError(f"{len(strategies)} strategies for {variant.n_players} players")
+    return [s.engine_tuple() for s in strategies]
+
+
+def _tables(variant: Variant) -> tuple[list, list, list]:
+    return list(variant.player_of), list(variant.counted), list(variant.sides)
+
+
+def choose_move(game: Game, strategy: str | Strategy, seed: int = 0, playouts: int | None = None,
+                seconds: float | None = None) -> Move | None:
+    """The move ``strategy`` plays for the colour to play in ``game`` (None if the game is over).
+
+    Same seed and playout budget give the same move; a time budget (mcts) depends on the machine.
+    """
+    k = game.to_play
+    if k is None:
+        return None
+    s = parse_strategy(strategy) if isinstance(strategy, str) else strategy
+    s = s.with_budget(playouts, seconds)
+    if s.name == "mcts" and s.playouts == 0 and s.seconds == 0:
+        raise SolverError("mcts needs a budget: playouts or seconds")
+    v = game.variant
+    p = game.player_of_colour(k)
+    players = [s.engine_tuple() if i == p else Strategy("random").engine_tuple() for i in range(v.n_players)]
+    code = _ext.choose(game.position, k, *_tables(v), players, seed & 0xFFFFFFFFFFFFFFFF)
+    return game.move_from_code(k, code) if code >= 0 else None
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One root move of a search: the move, real visits, value (0..1 for the mover's side)."""
+
+    move: Move
+    visits: float
+    value: float
+    rave_visits: float
+    rave_value: float
+
+
+class MctsPlayer:
+    """An mcts player for one game that keeps its tree between moves (tree reuse) and can search
+    with several threads at once (root parallelism: independent trees, visits added up).
+
+    ``genmove(game)`` returns the chosen move and the candidates, best first.  The player follows
+    the game by its move list: moves played since its last search are looked up in its tree.
+    """
+
+    def __init__(self, variant: Variant, strategy: str | Strategy = "mcts", seed: int = 0,
+                 threads: int = 1, reuse: bool = True) -> None:
+        s = parse_strategy(strategy) if isinstance(strategy, str) else strategy
+        if s.name != "mcts":
+            raise SolverError(f"MctsPlayer needs an mcts strategy, not {s.name}")
+        if not 1 <= threads <= 64:
+            raise SolverError("threads must be from 1 to 64")
+        self.variant = variant
+        self.strategy = s
+        self.seed = seed
+        self.threads = threads
+        self.reuse = reuse
+        self._searchers: dict[int, list] = {}
+        self._seen: dict[int, list[Move]] = {}   # per player: the game's moves at its last search
+        self._calls = 0
+
+    def _searchers_for(self, player: int, s: Strategy) -> list:
+        if player not in self._searchers:
+            players = [s.engine_tuple()] * self.variant.n_players
+            self._searchers[player] = [_ext.Searcher(self.variant.n_colours, *_tables(self.variant), players,
+                                                     player) for _ in range(self.threads)]
+        return self._searchers[player]
+
+    def genmove(self, game: Game, playouts: int | None = None,
+                seconds: float | None = None) -> tuple[Move | None, list[Candidate], dict]:
+        """Search the position of ``game`` for its colour to play; (move, candidates, stats)."""
+        k = game.to_play
+        if k is None:
+            return None, [], {"playouts": 0}
+        s = self.strategy.with_budget(playouts, seconds)
+        if s.playouts == 0 and s.seconds == 0:
+            raise SolverError("mcts needs a budget: playouts or seconds")
+        p = game.player_of_colour(k)
+        searchers = self._searchers_for(p, s)
+        seen = self._seen.get(p)
+        moves = game.setup + game.moves
+        reused = False
+        if self.reuse and seen is not None and moves[:len(seen)] == seen:
+            since = [(m.colour, m.code) for m in moves[len(seen):]]
+            reused = all([t.advance(since) for t in searchers])
+        if not reused:
+            for t in searchers:
+                t.clear()
+        self._seen[p] = list(moves)
+        self._calls += 1
+        results: list[dict] = [{}] * len(searchers)
+        base = (self.seed * 1_000_003 + self._calls) & 0xFFFFFFFFFFFFFFFF
+
+        def run(i: int) -> None:
+            results[i] = searchers[i].search(game.position, (base + 7919 * i) & 0xFFFFFFFFFFFFFFFF,
+                                             s.playouts, s.seconds)
+
+        if len(searchers) == 1:
+            run(0)
+        else:
+            workers = [threading.Thread(target=run, args=(i,)) for i in range(len(searchers))]
+            for w in workers:
+                w.start()
+            for w in workers:
+                w.join()
+        merged: dict[tuple[int, int], list[float]] = {}
+        for res in results:   # visits, RAVE visits and visit-weighted values added up over the trees
+            for colour, code, visits, value, rn, rv in res["children"]:
+                acc = merged.setdefault((colour, code), [0.0, 0.0, 0.0, 0.0, 0.0])
+                weight = visits + 1e-6
+                acc[0] += visits
+                acc[1] += value * weight
+                acc[2] += weight
+                acc[3] += rn
+                acc[4] += (rv if rn > 0 else 0.0) * rn
+        cands = [Candidate(game.move_from_code(colour, code), a[0], a[1] / a[2], a[3],
+                           a[4] / a[3] if a[3] > 0 else float("nan"))
+                 for (colour, code), a in merged.items()]
+        cands.sort(key=lambda c: (-c.visits, -c.value))
+        stats = {"playouts": sum(r["playouts"] for r in results), "listed": sum(r["listed"] for r in results),
+                 "reused": reused}
+        if not cands:   # the search could not expand (no memory): fall back on greedy
+            return choose_move(game, "greedy", seed=base), [], stats
+        return cands[0].move, cands, stats

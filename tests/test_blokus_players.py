@@ -1,0 +1,257 @@
+"""The move-choice API, the mcts player, the GTP engine (transcripts) and the match runner."""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+
+import pytest
+
+from solver.blokus.game import Game
+from solver.blokus.gtp import GtpEngine, final_score_text
+from solver.blokus.match import Match, summary
+from solver.blokus.players import (
+    SEARCH_PARAMS,
+    STRATEGY_NAMES,
+    MctsPlayer,
+    choose_move,
+    parse_strategy,
+)
+from solver.blokus.selfplay import SelfPlay
+from solver.blokus.variants import VARIANTS, variant_by_name
+from solver.cli.main import main
+from solver.errors import SolverError
+
+SPECS = ["random", "greedy", "mc:3:2", "mcts:60"]
+
+
+def run(argv, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    out, err = capsys.readouterr()
+    return info.value.code, out, err
+
+
+def random_position(variant: str, plies: int, seed: int) -> Game:
+    g = Game(variant)
+    for i in range(plies):
+        if g.is_over:
+            break
+        g.play(choose_move(g, "random", seed=seed * 1000 + i))
+    return g
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("spec", SPECS)
+def test_every_strategy_plays_a_legal_move_in_every_variant(variant, spec):
+    for seed, plies in ((1, 0), (2, 9), (3, 30)):
+        g = random_position(variant, plies, seed)
+        if g.is_over:
+            continue
+        m = choose_move(g, spec, seed=seed)
+        assert m is not None and m.colour == g.to_play and g.is_legal(m)
+        assert m == choose_move(g, spec, seed=seed), "same seed and budget, same move"
+
+
+def test_choose_move_at_game_over_and_budgets():
+    g = random_position("duo", 200, 5)
+    assert g.is_over and choose_move(g, "mcts:10") is None
+    g = Game("duo")
+    assert choose_move(g, "mcts", seconds=0.02) is not None
+    with pytest.raises(SolverError):
+        choose_move(g, "greedy", seconds=1)
+    with pytest.raises(SolverError):
+        choose_move(g, "mcts:0")
+
+
+def test_strategy_specs():
+    assert STRATEGY_NAMES == ("random", "greedy", "mc", "mcts")
+    s = parse_strategy("MCTS:500:explore=0.2:playout_k=2")
+    assert (s.name, s.playouts, dict(s.params)) == ("mcts", 500, {"explore": 0.2, "playout_k": 2.0})
+    assert s.label == "mcts:500:explore=0.2:playout_k=2"
+    assert len(s.engine_tuple()[4]) == len(SEARCH_PARAMS)
+    for bad in ["mcts:x", "mcts:5:nope=1", "mcts:5:explore=-1", "mcts:5:explore=nan", "mcts:99999999999",
+                "greedy:1", "mc:1", "bogus"]:
+        with pytest.raises(SolverError):
+            parse_strategy(bad)
+
+
+def test_selfplay_uses_the_same_decisions_as_the_api():
+    """The first move of a self-play game is the API's choice with the block's random stream."""
+    exp = SelfPlay("duo", strategies=("greedy", "greedy"))
+    g = exp.record(11, 1)[0]
+    first = Game("duo")
+    assert g.moves[0].piece == choose_move(first, "greedy", seed=11).piece
+
+
+def test_mcts_beats_greedy_and_random_in_selfplay():
+    exp = SelfPlay("duo", strategies=("mcts:150", "greedy"))
+    rows = exp.rows(exp.simulate(4, 12), 12)
+    assert rows[0]["win_rate"] >= 0.75
+    exp = SelfPlay("classic-3", strategies=("mcts:40", "random", "random"))
+    rows = exp.rows(exp.simulate(5, 4), 4)
+    assert rows[0]["win_rate"] >= 0.75
+
+
+def test_mcts_player_tree_reuse_and_threads():
+    g = Game("duo")
+    p = MctsPlayer(g.variant, "mcts:300", seed=1, threads=2)
+    move, cands, stats = p.genmove(g)
+    assert stats["playouts"] == 600 and not stats["reused"]
+    assert cands[0].move == move and cands[0].visits >= cands[-1].visits
+    assert all(0.0 <= c.value <= 1.0 for c in cands)
+    assert abs(sum(c.visits for c in cands) - 600) <= 2   # every simulation went through one root child
+    g.play(move)
+    g.play(choose_move(g, "greedy", seed=2))
+    move2, _, stats2 = p.genmove(g)
+    assert stats2["reused"] and g.is_legal(move2)
+    # deterministic with a playout budget, threads or not
+    q = MctsPlayer(Game("duo").variant, "mcts:300", seed=1, threads=2)
+    assert q.genmove(Game("duo"))[0] == move
+
+
+# ---------------------------------------------------------------- GTP
+
+TRANSCRIPT = [
+    ("protocol_version", "= 2"),
+    ("name", "= solver"),
+    ("known_command genmove", "= true"),
+    ("known_command boardsize", "= false"),
+    ("set_game Blokus Duo", "="),
+    ("play b e10,e9,f9", "="),
+    ("play w j5", "="),
+    ("3 play b e10", "?3 illegal move e10 for purple: cell e10 is occupied"),
+    ("play b a1", "? illegal move a1 for purple: the piece does not touch purple at a corner"),
+    ("play q e10", "? invalid color 'q' (this game: B, W)"),
+    ("play b", "? usage: play COLOR MOVE"),
+    ("play b z99", "? cell 'z99' is off the 14x14 board"),
+    ("final_score", "= B+2"),
+    ("undo", "="),
+    ("final_score", "= B+3"),
+    ("bogus", "? unknown command"),
+    ("set_game Blokus Hexagon", "? unsupported game 'Blokus Hexagon' (known: Blokus, Blokus Two-Player, "
+                                "Blokus Three-Player, Blokus Duo)"),
+    ("clear_board", "="),
+    ("final_score", "= 0"),
+    ("# a comment", ""),
+    ("quit", "="),
+]
+
+
+def test_gtp_transcript():
+    e = GtpEngine("duo", "greedy", seed=1)
+    for command, expected in TRANSCRIPT:
+        assert e.handle(command).rstrip("\n") == expected, command
+    assert e.quit
+
+
+def test_gtp_genmove_all_legal_and_classic_colours():
+    e = GtpEngine("classic-2", "mcts:30", seed=1)
+    legal = e.handle("all_legal 1")[2:].split()
+    assert len(legal) == 58
+    reply = e.handle("reg_genmove 1")
+    assert reply.startswith("= ") and reply[2:].strip() in legal and len(e.game.moves) == 0
+    reply = e.handle("genmove 1")
+    assert len(e.game.moves) == 1 and e.game.moves[0].colour == 0
+    assert e.handle("genmove 2").startswith("= ") and len(e.game.moves) == 2
+    assert "points" in e.handle("showboard")
+
+
+def test_gtp_loadsgf_savesgf(tmp_path):
+    e = GtpEngine("duo", "greedy", seed=1)
+    for _ in range(4):
+        e.handle("g")
+    path = tmp_path / "g.blksgf"
+    assert e.handle(f"savesgf {path}").startswith("=")
+    f = GtpEngine("classic", "random")
+    assert f.handle(f"loadsgf {path}").startswith("=") and len(f.game.moves) == 4
+    assert f.handle(f"loadsgf {path} 3").startswith("=") and len(f.game.moves) == 2
+    assert f.handle(f"loadsgf {tmp_path / 'missing'}").startswith("? cannot read")
+    assert final_score_text(f.game) == final_score_text(f.game)
+
+
+def test_gtp_command_reads_stdin(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("name\nplay b e10\ngenmove w\nquit\n"))
+    code, out, _ = run(["blokus", "gtp", "--variant", "duo", "--strategy", "greedy"], capsys)
+    assert code == 0
+    answers = out.split("\n\n")
+    assert answers[0] == "= solver" and answers[1] == "=" and answers[2].startswith("= ")
+
+
+# ---------------------------------------------------------------- match runner
+
+OWN_ENGINE = f"{sys.executable} -m solver blokus gtp --variant duo --strategy greedy"
+
+
+def test_match_against_our_own_engine(tmp_path, capsys):
+    out, summ, sgf = tmp_path / "m.csv", tmp_path / "s.csv", tmp_path / "m.blksgf"
+    code, _, err = run(["blokus", "match", "--strategy", "mcts:60", "--opponent", OWN_ENGINE, "--games", "2",
+                        "-o", str(out), "--summary", str(summ), "--sgf", str(sgf)], capsys)
+    assert code == 0, err
+    rows = list(csv.DictReader(out.open()))
+    assert [r["seat"] for r in rows] == ["0", "1"]
+    assert all(r["result"] in ("win", "draw", "loss") and r["note"] == "" for r in rows)
+    s = next(csv.DictReader(summ.open()))
+    assert s["played"] == "2" and s["not_played"] == "0"
+    from solver.blokus.sgf import read_games
+
+    games = read_games(sgf.read_text())
+    assert len(games) == 2 and all(g.is_over for g in games)
+    for g, r in zip(games, rows, strict=True):
+        pts = g.pentobi_points()
+        me = int(r["seat"])
+        assert int(r["margin"]) == pts[me] - pts[1 - me]
+
+
+def test_match_reports_a_broken_opponent_as_not_played(tmp_path):
+    # an "engine" that answers every command with an illegal move
+    fake = tmp_path / "fake.py"
+    fake.write_text("import sys\nfor line in sys.stdin:\n"
+                    "    print('= a1,b1' if line.startswith('genmove') else '=')\n    print(flush=True)\n")
+    m = Match(variant_by_name("duo"), "greedy", f"{sys.executable} {fake}", timeout=20)
+    games = m.play(2)
+    assert [g.result for g in games] == ["not played", "not played"]
+    assert "is illegal here" in games[0].note and "rejected" not in games[0].note
+    assert summary(m, games)["played"] == 0
+
+
+def test_match_bad_input(capsys):
+    code, _, err = run(["blokus", "match", "--opponent", "/nonexistent/engine", "--games", "1"], capsys)
+    assert code == 2 and err.startswith("solver: error: cannot start the opponent")
+    code, _, err = run(["blokus", "match", "--opponent", "x", "--strategy", "bogus"], capsys)
+    assert code == 2 and "unknown strategy" in err
+    code, _, err = run(["blokus", "match", "--opponent", "x", "--variant", "classic"], capsys)
+    assert code == 2 and err.count("\n") == 1
+
+
+def test_play_command(tmp_path, capsys):
+    path = tmp_path / "g.blksgf"
+    path.write_text("(;FF[4]GM[Blokus Duo];B[e10,e9,f9])\n")
+    code, out, _ = run(["blokus", "play", str(path), "--strategy", "mcts:100", "--verbose"], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("orange ") and lines[2] == "move,piece,visits,value,rave_visits,rave_value"
+    g = Game("duo")
+    g.play("e10,e9,f9")
+    assert g.is_legal(g.move_from_cells(lines[0].split()[1]))
+    code, out2, _ = run(["blokus", "play", str(path), "--strategy", "mcts:100"], capsys)
+    assert out2.splitlines()[0] == lines[0]
+    code, _, err = run(["blokus", "play", str(path), "--strategy", "greedy", "--time", "1"], capsys)
+    assert code == 2 and "--time is for mcts" in err
+    final = tmp_path / "f.blksgf"
+    from solver.blokus.sgf import write_game
+
+    final.write_text(write_game(random_position("duo", 200, 3)))
+    code, out, _ = run(["blokus", "play", str(final)], capsys)
+    assert code == 0 and out.strip() == "game over: no colour can move"
+
+
+def test_match_rows_are_csv(tmp_path):
+    m = Match(variant_by_name("duo"), "greedy", OWN_ENGINE)
+    games = m.play(1)
+    from solver.blokus.match import game_rows
+    from solver.montecarlo.output import render
+
+    text = render(game_rows(m, games, True))
+    assert list(csv.DictReader(io.StringIO(text)))[0]["result"] in ("win", "draw", "loss")
