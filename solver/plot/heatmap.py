@@ -20,6 +20,7 @@ from solver.render.grid import cell_polygons, colour_fill, column_name
 
 
 def coverage_title(variant: str, games: int) -> str:
+    """The heat map's title: the variant and the number of games."""
     return f"Blokus {variant}: share of games ending with each cell covered, {games:,} games"
 
 
