@@ -1,4 +1,5 @@
-"""`solver clovece` commands: simulate (Monte Carlo table per seat) and check (validate board/deck files)."""
+"""`solver clovece` commands: simulate (Monte Carlo table per seat), tournament, check (validate board/deck
+files), play (one game, move by move, with a JSON Lines log) and replay (check such a log)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,42 @@ from pathlib import Path
 
 import click
 
-from solver.cli.options import monte_carlo_options, parse_int_list, run_and_report
+from solver.cli.options import MAX_SEED, monte_carlo_options, parse_int_list, run_and_report
+from solver.clovece.strategies import AFTER_SIX as _AFTER_SIX
+from solver.clovece.strategies import DRINK_RULES as _DRINKS
+from solver.clovece.strategies import FIRST as _FIRST
+
+
+def rule_options(f):
+    """The rule options shared by simulate and play (defaults: the rulebook as we read it)."""
+    f = click.option("--first", type=click.Choice(_FIRST), default="seat0", show_default=True,
+                     help="Who starts: the player on seat 0, or a player drawn at random for every "
+                          "game (separates the first-move advantage from the seat).")(f)
+    f = click.option("--after-six", type=click.Choice(_AFTER_SIX), default="one-roll", show_default=True,
+                     help="Classic: after a 6 that leaves nothing to move, one more roll (rule) or "
+                          "three tries again (house rule).")(f)
+    f = click.option("--drinks", type=click.Choice(_DRINKS), default="per-reason", show_default=True,
+                     help="Napij-se: one drink for every reason that applies (a captured pawn: captured "
+                          "+ return to the pub) or one drink per event (house rule).")(f)
+    return f
+
+
+def _rules(variant: str, drinks: str, after_six: str, first: str, board, deck) -> str:
+    """The variant column: the variant plus every file and non-default rule option."""
+    from solver.errors import SolverError
+
+    if variant == "classic" and (board or deck):
+        raise SolverError("--board and --deck apply to --variant napij-se only")
+    if variant == "classic" and drinks != _DRINKS[0]:
+        raise SolverError("--drinks applies to --variant napij-se only")
+    if variant == "napij-se" and after_six != _AFTER_SIX[0]:
+        raise SolverError("--after-six applies to --variant classic only (napij-se rolls all dice "
+                          "before moving)")
+    parts = [variant] + [f"{kind}={Path(f).name}" for kind, f in (("board", board), ("deck", deck)) if f]
+    parts += [f"{name}={value}" for name, value, default in (
+        ("drinks", drinks, _DRINKS[0]), ("after-six", after_six, _AFTER_SIX[0]), ("first", first, _FIRST[0]))
+        if value != default]
+    return "+".join(parts)
 
 
 @click.group(name="clovece")
@@ -26,26 +62,25 @@ def group() -> None:
               help="Board graph JSON file (napij-se; default: our reconstruction).")
 @click.option("--deck", type=click.Path(dir_okay=False), default=None,
               help="Card deck JSON file (napij-se; default: our 32-card deck).")
+@rule_options
 @monte_carlo_options(default_games=20_000, default_block_size=2000)
-def simulate(variant, players, strategy, board, deck, games, seed, workers, backend, scheduler,
-             block_size, output, fmt, quiet, plot) -> None:
+def simulate(variant, players, strategy, board, deck, drinks, after_six, first, games, seed, workers, backend,
+             scheduler, block_size, output, fmt, quiet, plot) -> None:
     """Per seat: win rate with 95 % interval, game length, drinks, captures, Black path use."""
     from solver.clovece.board import read_board_text
     from solver.clovece.deck import read_deck_text
     from solver.clovece.experiment import CloveceExperiment
     from solver.clovece.strategies import parse_strategy_list
-    from solver.errors import SolverError
 
     counts = parse_int_list(players, "players", 2, 4)
-    if variant == "classic" and (board or deck):
-        raise SolverError("--board and --deck apply to --variant napij-se only")
+    label = _rules(variant, drinks, after_six, first, board, deck)
     board_text = deck_text = None
     if variant == "napij-se":   # validate now: a broken file is a one-line error before any work
         board_text = read_board_text(board) if board else None
         deck_text = read_deck_text(deck) if deck else None
-    label = "+".join([variant] + [f"{kind}={Path(f).name}" for kind, f in (("board", board), ("deck", deck)) if f])
     experiments = [
-        CloveceExperiment(variant, n, parse_strategy_list(strategy, n), board_text, deck_text, label)
+        CloveceExperiment(variant, n, parse_strategy_list(strategy, n), board_text, deck_text, label,
+                          drinks, after_six, first)
         for n in counts
     ]
     run_and_report(experiments, games=games, seed=seed, workers=workers, backend=backend,
@@ -72,6 +107,8 @@ def check(board, deck) -> None:
         click.echo(f"  seat {s}: start {b.ids[start]}, shortest way home {b.arrays['dist'][s][start]} steps")
     cards = Counter(CARD_KINDS[k] for k in d.kind)
     click.echo(f"deck: {d.name}: {len(d.kind)} cards (" + ", ".join(f"{n} {k}" for k, n in cards.items()) + ")")
+    classes = Counter(c or "unclassified" for c in d.classes)
+    click.echo("  " + ", ".join(f"{n} {c}" for c, n in classes.items()))
 
 
 @group.command()
@@ -104,3 +141,51 @@ def tournament(variant, strategies, matrix, games, seed, workers, backend, sched
                    scheduler=scheduler, block_size=block_size, output=output, fmt=fmt, quiet=quiet,
                    plot=plot, extra_outputs=[(matrix, lambda r: tournament_matrix(r, names))],
                    plot_rows=lambda r: tournament_matrix(r, names))
+
+
+@group.command()
+@click.option("--variant", "-v", type=click.Choice(["classic", "napij-se"]), default="napij-se",
+              show_default=True, help="Rules.")
+@click.option("--players", "-p", type=click.IntRange(2, 4), default=4, show_default=True, help="Players (2-4).")
+@click.option("--strategy", "-s", default="random", show_default=True,
+              help="One strategy for every seat or one per seat in turn order.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=1, show_default=True,
+              help="Seed of the game (the same as one game of simulate with this seed).")
+@click.option("--board", type=click.Path(dir_okay=False), default=None, help="Board graph JSON file (napij-se).")
+@click.option("--deck", type=click.Path(dir_okay=False), default=None, help="Card deck JSON file (napij-se).")
+@rule_options
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              help="Write the replayable JSON Lines log here ('-' is stdout instead of the move list).")
+def play(variant, players, strategy, seed, board, deck, drinks, after_six, first, log_path) -> None:
+    """Play one game and print it move by move: rolls, moves, captures, cards, the Bottle, drinks."""
+    from solver.clovece.board import read_board_text
+    from solver.clovece.deck import read_deck_text
+    from solver.clovece.play import play_classic, play_napij
+    from solver.clovece.strategies import parse_strategy_list
+    from solver.montecarlo.output import check_writable, write_text_atomic
+
+    _rules(variant, drinks, after_six, first, board, deck)
+    names = parse_strategy_list(strategy, players)
+    check_writable(log_path)
+    if variant == "classic":
+        log = play_classic(players, names, seed, after_six, first)
+    else:
+        log = play_napij(players, names, seed, drinks, first, read_board_text(board) if board else None,
+                         read_deck_text(deck) if deck else None)
+    if log_path == "-":
+        click.echo(log.jsonl(), nl=False)
+        return
+    if log_path:
+        write_text_atomic(log_path, log.jsonl())
+    click.echo(log.text(), nl=False)
+
+
+@group.command()
+@click.argument("log_file", type=click.Path(dir_okay=False))
+def replay(log_file) -> None:
+    """Check a game log against every rule; report the first line that breaks one (exit status 2)."""
+    from solver.clovece.replay import check_file
+
+    s = check_file(log_file)
+    result = f"player {s.winner} wins" if s.winner is not None else "abandoned"
+    click.echo(f"{log_file}: valid ({s.variant}, {s.players} players, {s.turns} turns, {result})")

@@ -1220,8 +1220,8 @@ cdef int32_t best_root_child(Search* t) noexcept nogil:
 
 #: mcts parameter names in SearchParams order, with their defaults (the one table for C and Python)
 SEARCH_PARAMS = (
-    ("explore", 0.1), ("prior_n", 8.0), ("prior_lo", 0.3), ("prior_hi", 0.6), ("rave_k", 300.0),
-    ("score_weight", 0.15), ("score_scale", 10.0), ("widen_base", 3.0), ("widen", 1.0),
+    ("explore", 0.1), ("prior_n", 8.0), ("prior_lo", 0.3), ("prior_hi", 0.6), ("rave_k", 3000.0),
+    ("score_weight", 0.15), ("score_scale", 10.0), ("widen_base", 3.0), ("widen", 2.0),
     ("playout_k", 3.0), ("expand_after", 1.0),
 )
 

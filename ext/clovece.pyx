@@ -22,6 +22,7 @@ from rng cimport Rng, rng_seed, rng_below
 import numpy as np
 
 cdef enum:
+    TRACEW = 6          # ints per classic trace record
     MAXF = 200          # fields of a napij-se board
     MAXCARDS = 64
     MAXDICE = 24
@@ -77,7 +78,28 @@ cdef enum:
     C_POLICE = 9
     C_DRINK = 10
     C_GLASS = 11
-    NCARDKINDS = 12
+    C_FALLIN = 12
+    C_OFFER = 13
+    NCARDKINDS = 14
+
+# napij-se game log: records of EVW ints (type, then up to 7 arguments), written only while a
+# buffer is attached (NGame.ev); strategy look-ahead works on copies without it
+cdef enum:
+    EVW = 8
+    EV_TURN = 1         # player
+    EV_ROLL = 2         # player, die
+    EV_CALL = 3         # player announces that the roll moves the Bottle
+    EV_MOVE = 4         # player, pawn, steps, choice, enters/frees with a 6 first, by the sum
+    EV_PLACE = 5        # player, pawn, from field (-1 pub), to field
+    EV_PUB = 6          # player, pawn, from field, drink cause (captured, Bottle, pub)
+    EV_BOTTLE = 7       # from field (-1: placed), to field, why (0 rolled, 1 pushed, 2 placed)
+    EV_CARD = 8         # player, pawn, card kind, card number
+    EV_DRINK = 9        # player, cause, drinks
+    EV_SWAP = 10        # player, pawn, other player, other pawn
+    EV_POLICE = 11      # player, pawn, from field
+    EV_IMMUNE = 12      # player, pawn, turns
+    EV_WIN = 13         # player
+    EVCAP = 8 * 400000
 
 # drink causes
 cdef enum:
@@ -105,6 +127,9 @@ cdef struct Classic:
     int captures
     int capt[4]         # captures made
     int lost[4]         # pawns lost
+    int three6          # house rule: a 6 that leaves the player with nothing to move gives 3 tries again
+    int first_random    # the first player is drawn at random for every game (else player 0 starts)
+    int first           # who started this game
 
 
 cdef inline int c_abs(Classic* g, int p, int r) noexcept nogil:
@@ -276,7 +301,8 @@ cdef int c_play(Classic* g, Rng* rng, int* rolls, int* turns, int* trace, int tr
     g.captures = 0
     rolls[0] = 0
     turns[0] = 0
-    p = 0
+    p = <int>rng_below(rng, g.np) if g.first_random else 0
+    g.first = p
     while rolls[0] < 1000000:
         turns[0] += 1
         tries = 3 if c_stuck(g, p) else 1
@@ -284,18 +310,22 @@ cdef int c_play(Classic* g, Rng* rng, int* rolls, int* turns, int* trace, int tr
             d = <int>rng_below(rng, 6) + 1
             rolls[0] += 1
             k = c_choose(g, p, d, rng)
-            if trace != NULL and ntrace[0] + 3 <= tracecap:
+            t = c_dest(g, p, k, d) if k >= 0 else -2
+            if trace != NULL and ntrace[0] + TRACEW <= tracecap:
+                # player, die, pawn (-1: none), from, to (codes), captured pawn q*4+j or -1
                 trace[ntrace[0]] = p
                 trace[ntrace[0] + 1] = d
                 trace[ntrace[0] + 2] = k
-                ntrace[0] += 3
+                trace[ntrace[0] + 3] = g.pos[p][k] if k >= 0 else -2
+                trace[ntrace[0] + 4] = t
+                trace[ntrace[0] + 5] = (g.occ[c_abs(g, p, t)] - 1) if 0 <= t < 40 else -1
+                ntrace[0] += TRACEW
             if k >= 0:
-                t = c_dest(g, p, k, d)
                 c_apply(g, p, k, t)
                 if g.home[p] == 15:
                     return p
             if d == 6:
-                tries = 1
+                tries = 3 if (g.three6 and c_stuck(g, p)) else 1
                 continue
             tries -= 1
             if tries > 0:
@@ -307,9 +337,12 @@ cdef int c_play(Classic* g, Rng* rng, int* rolls, int* turns, int* trace, int tr
     return -1
 
 
-cdef void c_setup(Classic* g, int nplayers, const int* seats, const int* strats) noexcept nogil:
+cdef void c_setup(Classic* g, int nplayers, const int* seats, const int* strats, int three6,
+                  int first_random) noexcept nogil:
     cdef int p
     g.np = nplayers
+    g.three6 = three6
+    g.first_random = first_random
     for p in range(nplayers):
         g.start[p] = 10 * seats[p]
         g.strat[p] = strats[p]
@@ -327,8 +360,13 @@ def _check_setup(int nplayers, seats, strategies):
         raise ValueError("seats are distinct numbers 0..3")
 
 
-def classic_simulate(int nplayers, seats, strategies, uint64_t seed, int n_games):
-    """Play n_games classic games; returns a dict of count/sum arrays (see ClassicExperiment)."""
+def classic_simulate(int nplayers, seats, strategies, uint64_t seed, int n_games, bint three_after_six=False,
+                     bint first_random=False):
+    """Play n_games classic games; returns a dict of count/sum arrays (see CloveceExperiment).
+
+    ``three_after_six``: the house rule "three tries again when a 6 leaves nothing to move";
+    ``first_random``: the first player is drawn at random for every game (else player 0 starts).
+    """
     _check_setup(nplayers, seats, strategies)
     cdef Classic g
     cdef Rng rng
@@ -341,6 +379,10 @@ def classic_simulate(int nplayers, seats, strategies, uint64_t seed, int n_games
     wins = np.zeros(4, dtype=np.int64)
     capt = np.zeros(4, dtype=np.int64)
     lost = np.zeros(4, dtype=np.int64)
+    starts = np.zeros(4, dtype=np.int64)
+    start_wins = np.zeros(4, dtype=np.int64)
+    cdef long long[::1] vs = starts
+    cdef long long[::1] vsw = start_wins
     cdef long long[::1] vw = wins
     cdef long long[::1] vc = capt
     cdef long long[::1] vl = lost
@@ -348,11 +390,14 @@ def classic_simulate(int nplayers, seats, strategies, uint64_t seed, int n_games
     cdef long long abandoned = 0
     rng_seed(&rng, seed)
     with nogil:
-        c_setup(&g, nplayers, cseats, cstrat)
+        c_setup(&g, nplayers, cseats, cstrat, three_after_six, first_random)
         for i in range(n_games):
             w = c_play(&g, &rng, &rolls, &turns, NULL, 0, NULL)
+            vs[g.first] += 1
             if w >= 0:
                 vw[w] += 1
+                if w == g.first:
+                    vsw[w] += 1
             else:
                 abandoned += 1
             for p in range(nplayers):
@@ -365,29 +410,35 @@ def classic_simulate(int nplayers, seats, strategies, uint64_t seed, int n_games
             s_capt += g.captures
             s_capt2 += <double>g.captures * g.captures
     return {"wins": wins[:nplayers].copy(), "captures_made": capt[:nplayers].copy(),
-            "pawns_lost": lost[:nplayers].copy(), "rolls": s_rolls, "rolls_sq": s_rolls2,
+            "pawns_lost": lost[:nplayers].copy(), "starts": starts[:nplayers].copy(),
+            "start_wins": start_wins[:nplayers].copy(), "rolls": s_rolls, "rolls_sq": s_rolls2,
             "turns": s_turns, "turns_sq": s_turns2, "captures": s_capt, "captures_sq": s_capt2,
             "abandoned": int(abandoned)}
 
 
-def classic_trace(int nplayers, seats, strategies, uint64_t seed):
-    """Play one classic game and return (winner, [(player, die, pawn or -1), ...]) for the tests."""
+def classic_trace(int nplayers, seats, strategies, uint64_t seed, bint three_after_six=False,
+                  bint first_random=False):
+    """Play one classic game: (winner, [(player, die, pawn or -1, from, to, captured), ...]).
+
+    ``from``/``to`` are position codes (-1 waiting, 0..39 steps from the own start, 40..43 home;
+    -2 when no pawn moved); ``captured`` is the captured pawn as player * 4 + pawn, or -1.
+    """
     _check_setup(nplayers, seats, strategies)
     cdef Classic g
     cdef Rng rng
     cdef int cseats[4]
     cdef int cstrat[4]
     cdef int p, w, rolls = 0, turns = 0, ntrace = 0
-    cdef int cap = 3 * 200000
+    cdef int cap = TRACEW * 200000
     buf = np.zeros(cap, dtype=np.int32)
     cdef int[::1] vb = buf
     for p in range(nplayers):
         cseats[p] = seats[p]
         cstrat[p] = strategies[p]
     rng_seed(&rng, seed)
-    c_setup(&g, nplayers, cseats, cstrat)
+    c_setup(&g, nplayers, cseats, cstrat, three_after_six, first_random)
     w = c_play(&g, &rng, &rolls, &turns, &vb[0], cap, &ntrace)
-    events = [tuple(int(x) for x in buf[i:i + 3]) for i in range(0, ntrace, 3)]
+    events = [tuple(int(x) for x in buf[i:i + TRACEW]) for i in range(0, ntrace, TRACEW)]
     return w, events
 
 
@@ -447,6 +498,11 @@ cdef struct NGame:
     int pblack[4]       # the player's pawns used the Black path in this game
     int rolls
     int cards[NCARDKINDS]
+    int drink_once      # house rule: one drink per event (else one per reason that applies)
+    int first_random    # the first player is drawn at random for every game (else player 0)
+    int first           # who started this game
+    int* ev             # game log buffer (NULL: not logging)
+    int nev
     Board* b
     Deck* dk
     Rng* rng
@@ -456,9 +512,27 @@ cdef inline int n_seat(NGame* g, int p) noexcept nogil:
     return g.seat[p]
 
 
+cdef void n_ev(NGame* g, int t, int a, int b, int c, int d, int e, int f, int h) noexcept nogil:
+    """Append one record to the game log (if one is attached and has room)."""
+    cdef int* r
+    if g.ev == NULL or g.nev + EVW > EVCAP:
+        return
+    r = g.ev + g.nev
+    r[0] = t
+    r[1] = a
+    r[2] = b
+    r[3] = c
+    r[4] = d
+    r[5] = e
+    r[6] = f
+    r[7] = h
+    g.nev += EVW
+
+
 cdef inline void n_drink(NGame* g, int p, int cause, int n) noexcept nogil:
     g.drinks[p] += n
     g.dcause[p][cause] += n
+    n_ev(g, EV_DRINK, p, cause, n, 0, 0, 0, 0)
 
 
 cdef inline bint n_inplay(NGame* g, int p, int k) noexcept nogil:
@@ -469,8 +543,13 @@ cdef inline bint n_inplay(NGame* g, int p, int k) noexcept nogil:
 
 
 cdef void n_to_pub(NGame* g, int q, int j, int cause) noexcept nogil:
-    """Pawn j of player q returns to its pub (one drink of the given cause)."""
+    """Pawn j of player q returns to its pub.
+
+    Drinks: the rulebook lists "captured by an opponent", "a meeting with the Bottle" and "any return
+    to the pub" as separate reasons, so a capture costs two drinks (cause + pub); with the house rule
+    ``drink_once`` only the first reason counts (one drink per event)."""
     cdef int f = g.pw[q][j].pos
+    n_ev(g, EV_PUB, q, j, f, cause, 0, 0, 0)
     if f >= 0 and g.b.zone[f] != Z_HOLD and g.occ[f] == q * 4 + j + 1:
         g.occ[f] = 0
     g.pw[q][j].pos = -1
@@ -480,11 +559,15 @@ cdef void n_to_pub(NGame* g, int q, int j, int cause) noexcept nogil:
     g.pw[q][j].sent = 0
     g.pw[q][j].immune = 0
     n_drink(g, q, cause, 1)
+    if cause != D_PUB and not g.drink_once:
+        n_drink(g, q, D_PUB, 1)
 
 
-cdef void n_bottle_lands(NGame* g, int f) noexcept nogil:
-    """The Bottle comes to field f and captures the pawn standing there (unless it is immune)."""
+cdef void n_bottle_lands(NGame* g, int f, int why) noexcept nogil:
+    """The Bottle comes to field f (why: 0 rolled, 1 pushed) and captures the pawn standing there
+    (unless it is immune)."""
     cdef int o, q, j
+    n_ev(g, EV_BOTTLE, g.bottle, f, why, 0, 0, 0, 0)
     g.bottle = f
     o = g.occ[f]
     if o != 0:
@@ -596,7 +679,7 @@ cdef void n_effects(NGame* g, int p, int k, int depth) noexcept nogil:
         return
     if f == g.bottle:
         n_drink(g, p, D_BOTTLE, 1)
-        n_bottle_lands(g, b.prv[f])
+        n_bottle_lands(g, b.prv[f], 1)
     if b.kind[f] == K_PIN:
         n_to_pub(g, p, k, D_PUB)
     elif b.kind[f] == K_CARD and depth < MAXDEPTH:
@@ -608,14 +691,16 @@ cdef void n_place(NGame* g, int p, int k, Pawn* ns, int depth) noexcept nogil:
     cdef Board* b = g.b
     cdef int old = g.pw[p][k].pos, f = ns.pos, o, q, j
     cdef bint was_home = old >= 0 and b.zone[old] == Z_HOME
+    n_ev(g, EV_PLACE, p, k, old, f, 0, 0, 0)
     if old >= 0 and b.zone[old] != Z_HOLD and g.occ[old] == p * 4 + k + 1:
         g.occ[old] = 0
     g.pw[p][k] = ns[0]
     g.pw[p][k].ready = g.turn
     if old < 0:
         g.pw[p][k].sent = 0
-        if g.bottle < 0:       # one field behind the first pawn that enters play
-            g.bottle = b.prv[f] if b.zone[f] == Z_LOOP else b.prv[b.start[g.seat[p]]]
+        if g.bottle < 0:       # one field behind the start field of the first pawn put into play
+            g.bottle = b.prv[b.start[g.seat[p]]]
+            n_ev(g, EV_BOTTLE, -1, g.bottle, 2, 0, 0, 0, 0)
     if b.zone[f] == Z_HOLD:
         return
     o = g.occ[f]
@@ -633,6 +718,7 @@ cdef void n_place(NGame* g, int p, int k, Pawn* ns, int depth) noexcept nogil:
                     n_drink(g, q, D_HOME, 1)
             if g.nhome[p] == 4 and g.winner < 0:
                 g.winner = p
+                n_ev(g, EV_WIN, p, 0, 0, 0, 0, 0, 0)
                 for q in range(g.np):
                     if q != p:
                         n_drink(g, q, D_TOAST, 1)
@@ -689,6 +775,7 @@ cdef void n_card(NGame* g, int p, int k, int depth) noexcept nogil:
     kd = g.dk.kind[c]
     arg = g.dk.arg[c]
     g.cards[kd] += 1
+    n_ev(g, EV_CARD, p, k, kd, arg, 0, 0, 0)
     f = g.pw[p][k].pos
     if kd == C_DRINK:
         n_drink(g, p, D_CARD, arg)
@@ -710,10 +797,12 @@ cdef void n_card(NGame* g, int p, int k, int depth) noexcept nogil:
         return          # movement cards act on pawns of the main loop only
     if kd == C_IMMUNITY:
         g.pw[p][k].immune = arg
+        n_ev(g, EV_IMMUNE, p, k, arg, 0, 0, 0, 0)
     elif kd == C_RETURN:
         if g.pw[p][k].immune == 0:
             n_to_pub(g, p, k, D_PUB)
     elif kd == C_POLICE:
+        n_ev(g, EV_POLICE, p, k, f, 0, 0, 0, 0)
         g.occ[f] = 0
         det = b.police
         while det >= 0 and b.zone[det] != Z_BLACK:
@@ -745,20 +834,46 @@ cdef void n_card(NGame* g, int p, int k, int depth) noexcept nogil:
         ns = g.pw[p][k]
         ns.pos = t
         n_place(g, p, k, &ns, depth)
-    elif kd == C_CATCHUP:
-        t = b.nxt[f]
-        for i in range(b.nloop):
-            if t == f or g.occ[t] != 0:
-                break
-            t = b.nxt[t]
-        if t == f or g.occ[t] == 0:
+    elif kd == C_CATCHUP or kd == C_FALLIN:
+        # catch up: right behind the nearest pawn of another colour ahead on the main loop;
+        # fall in: right behind the nearest pawn of another colour behind (our "zařazování")
+        if kd == C_FALLIN and f == b.start[s]:
             return
-        t = b.prv[t]
+        t = b.nxt[f] if kd == C_CATCHUP else b.prv[f]
+        for i in range(b.nloop):
+            if kd == C_FALLIN and t == b.start[s]:
+                return          # never behind the own start field (as the back cards)
+            o = g.occ[t]
+            if t == f or (o != 0 and ((o - 1) >> 2) != p):
+                break
+            t = b.nxt[t] if kd == C_CATCHUP else b.prv[t]
         if t == f:
             return
+        t = b.prv[t]
+        o = g.occ[t]
+        if t == f or (o != 0 and (((o - 1) >> 2) == p or g.pw[(o - 1) >> 2][(o - 1) & 3].immune > 0)):
+            return          # already there, or an own or immune pawn stands there: the card is void
         ns = g.pw[p][k]
         ns.pos = t
         n_place(g, p, k, &ns, depth)
+    elif kd == C_OFFER:
+        # offered capture: the nearest opponent pawn behind on the main loop jumps onto this pawn,
+        # captures it and (standing on this card field) draws a card out of turn
+        if g.pw[p][k].immune > 0:
+            return
+        t = b.prv[f]
+        for i in range(b.nloop):
+            o = g.occ[t]
+            if t == f or (o != 0 and ((o - 1) >> 2) != p):
+                break
+            t = b.prv[t]
+        if t == f:
+            return
+        q = (o - 1) >> 2
+        j = (o - 1) & 3
+        ns = g.pw[q][j]
+        ns.pos = f
+        n_place(g, q, j, &ns, depth)
     elif kd == C_CAPTURE:
         o = n_pick_opponent(g, p, k, True, False)
         if o < 0:
@@ -772,6 +887,7 @@ cdef void n_card(NGame* g, int p, int k, int depth) noexcept nogil:
             return
         q = o >> 2
         j = o & 3
+        n_ev(g, EV_SWAP, p, k, q, j, 0, 0, 0)
         t = g.pw[q][j].pos
         g.pw[q][j].pos = f
         g.pw[q][j].ready = g.turn
@@ -792,7 +908,7 @@ cdef void n_bottle(NGame* g, int d) noexcept nogil:
     cdef int f = g.bottle, i
     for i in range(d):
         f = g.b.nxt[f]
-    n_bottle_lands(g, f)
+    n_bottle_lands(g, f, 0)
 
 
 cdef int n_danger(NGame* g, int p, int f) noexcept nogil:
@@ -933,6 +1049,12 @@ cdef int n_do(NGame* g, int p, int k, int steps, int choice, int pre6) noexcept 
     return n_apply(g, p, k, &ns, blk)
 
 
+cdef void n_exec(NGame* g, int p, int k, int steps, int choice, int pre6, int by_sum) noexcept nogil:
+    """Make one move that n_moves listed as legal, and log the decision."""
+    n_ev(g, EV_MOVE, p, k, steps, choice, pre6, by_sum, 0)
+    n_do(g, p, k, steps, choice, pre6)
+
+
 cdef void n_play_dice(NGame* g, int p, int* dice, int nd) noexcept nogil:
     """Use the dice of one turn: one pawn by the sum, or die by die in the order rolled."""
     cdef int mk[8]
@@ -940,7 +1062,8 @@ cdef void n_play_dice(NGame* g, int p, int* dice, int nd) noexcept nogil:
     cdef int mp[8]
     cdef int bl[8]
     cdef Pawn ns[8]
-    cdef int n, i, m, total = 0, blk, sc, bsc, seqsc
+    cdef int n, i, m, total = 0, blk, sc, bsc, seqsc, bm, nplan = 0, sum_m = -1
+    cdef int plan[MAXDICE][4]     # pawn, steps, choice, pre6 of the die-by-die plan
     cdef NGame seq, cand, best
     for i in range(nd):
         total += dice[i]
@@ -949,7 +1072,7 @@ cdef void n_play_dice(NGame* g, int p, int* dice, int nd) noexcept nogil:
             n = n_sum_moves(g, p, total, mk, mc, mp, ns, bl)
             if n > 0:
                 m = rng_below(g.rng, n)
-                n_apply(g, p, mk[m], &ns[m], bl[m])
+                n_exec(g, p, mk[m], total - 6 * mp[m], mc[m], mp[m], 1)
                 return
         for i in range(nd):
             n = n_single_moves(g, p, dice[i], mk, mc, mp, ns, bl)
@@ -958,15 +1081,17 @@ cdef void n_play_dice(NGame* g, int p, int* dice, int nd) noexcept nogil:
                     n = n_sum_moves(g, p, total, mk, mc, mp, ns, bl)
                     if n > 0:
                         m = rng_below(g.rng, n)
-                        n_apply(g, p, mk[m], &ns[m], bl[m])
+                        n_exec(g, p, mk[m], total - 6 * mp[m], mc[m], mp[m], 1)
                 return
             m = rng_below(g.rng, n) if n > 1 else 0
-            n_apply(g, p, mk[m], &ns[m], bl[m])
+            n_exec(g, p, mk[m], dice[i] - 6 * mp[m], mc[m], mp[m], 0)
             if g.winner >= 0:
                 return
         return
-    # deterministic strategies: greedy die by die, then compare with every sum move
+    # deterministic strategies: greedy die by die, then compare with every sum move (on copies
+    # that do not log; the chosen plan is then made on the game itself)
     memcpy(&seq, g, sizeof(NGame))
+    seq.ev = NULL
     seqsc = 0
     for i in range(nd):
         n = n_single_moves(&seq, p, dice[i], mk, mc, mp, ns, bl)
@@ -975,13 +1100,20 @@ cdef void n_play_dice(NGame* g, int p, int* dice, int nd) noexcept nogil:
                 seqsc = -2000000000     # no move die by die: any sum move is better than none
             break
         bsc = -2000000000
+        bm = 0
         for m in range(n):
             memcpy(&cand, &seq, sizeof(NGame))
             blk = n_apply(&cand, p, mk[m], &ns[m], bl[m])
             sc = n_score(&seq, &cand, p, mk[m], 1, mc[m], blk)
             if sc > bsc:
                 bsc = sc
+                bm = m
                 memcpy(&best, &cand, sizeof(NGame))
+        plan[nplan][0] = mk[bm]
+        plan[nplan][1] = dice[i] - 6 * mp[bm]
+        plan[nplan][2] = mc[bm]
+        plan[nplan][3] = mp[bm]
+        nplan += 1
         seqsc += bsc
         memcpy(&seq, &best, sizeof(NGame))
         if seq.winner >= 0:
@@ -990,12 +1122,17 @@ cdef void n_play_dice(NGame* g, int p, int* dice, int nd) noexcept nogil:
         n = n_sum_moves(g, p, total, mk, mc, mp, ns, bl)
         for m in range(n):
             memcpy(&cand, g, sizeof(NGame))
+            cand.ev = NULL
             blk = n_apply(&cand, p, mk[m], &ns[m], bl[m])
             sc = n_score(g, &cand, p, mk[m], nd, mc[m], blk)
             if sc > seqsc:
                 seqsc = sc
-                memcpy(&seq, &cand, sizeof(NGame))
-    memcpy(g, &seq, sizeof(NGame))
+                sum_m = m
+    if sum_m >= 0:
+        n_exec(g, p, mk[sum_m], total - 6 * mp[sum_m], mc[sum_m], mp[sum_m], 1)
+    else:
+        for i in range(nplan):
+            n_exec(g, p, plan[i][0], plan[i][1], plan[i][2], plan[i][3], 0)
 
 
 cdef bint n_home_can_move(NGame* g, int p) noexcept nogil:
@@ -1022,18 +1159,22 @@ cdef void n_turn(NGame* g, int p) noexcept nogil:
     cdef int k, d, tries, nd = 0
     cdef int dice[MAXDICE]
     g.turn += 1
+    n_ev(g, EV_TURN, p, 0, 0, 0, 0, 0, 0)
     for k in range(4):
         if g.pw[p][k].immune > 0:
             g.pw[p][k].immune -= 1
     if g.bottle >= 0 and n_any_inplay(g, p) and n_use_bottle(g, p):
+        n_ev(g, EV_CALL, p, 0, 0, 0, 0, 0, 0)
         d = <int>rng_below(g.rng, 6) + 1
         g.rolls += 1
+        n_ev(g, EV_ROLL, p, d, 0, 0, 0, 0, 0)
         n_bottle(g, d)
         return
     tries = 3 if (not n_any_inplay(g, p) and not n_home_can_move(g, p)) else 1
     while True:
         d = <int>rng_below(g.rng, 6) + 1
         g.rolls += 1
+        n_ev(g, EV_ROLL, p, d, 0, 0, 0, 0, 0)
         if d == 6:
             if nd < MAXDICE - 1:
                 dice[nd] = 6
@@ -1072,6 +1213,7 @@ cdef void n_reset(NGame* g) noexcept nogil:
     for k in range(NCARDKINDS):
         g.cards[k] = 0
     g.bottle = -1
+    g.nev = 0
     g.top = 0
     g.turn = 0
     g.winner = -1
@@ -1119,6 +1261,9 @@ cdef int n_play(NGame* g, bint check, int* violations) noexcept nogil:
     """Play one whole game; returns the winner or -1 if abandoned after MAXTURNS turns."""
     cdef int p = 0, i
     n_reset(g)
+    if g.first_random:
+        p = <int>rng_below(g.rng, g.np)
+    g.first = p
     for i in range(g.np):
         n_drink(g, i, D_START, 1)      # "at the start of every game all players drink"
     for i in range(g.dk.n):
@@ -1175,21 +1320,34 @@ cdef class CompiledBoard:
             self.dk.arg[i] = deck["arg"][i]
 
 
-def napij_simulate(CompiledBoard board, int nplayers, seats, strategies, uint64_t seed, int n_games,
-                   bint check=False):
-    """Play n_games napij-se games; returns a dict of count/sum arrays (see NapijExperiment)."""
+cdef void n_init(NGame* g, CompiledBoard board, int nplayers, seats, strategies, bint drink_once,
+                 bint first_random, Rng* rng) except *:
+    """A fresh game of ``nplayers`` on ``board`` (seats, strategy ids and the rule options)."""
+    cdef int p
     _check_setup(nplayers, seats, strategies)
-    cdef NGame g
-    cdef Rng rng
-    cdef int i, p, c, w, viol = 0
-    memset(&g, 0, sizeof(NGame))
+    memset(g, 0, sizeof(NGame))
     g.np = nplayers
+    g.drink_once = drink_once
+    g.first_random = first_random
     for p in range(nplayers):
         g.seat[p] = seats[p]
         g.strat[p] = strategies[p]
     g.b = &board.b
     g.dk = &board.dk
-    g.rng = &rng
+    g.rng = rng
+
+
+def napij_simulate(CompiledBoard board, int nplayers, seats, strategies, uint64_t seed, int n_games,
+                   bint check=False, bint drink_once=False, bint first_random=False):
+    """Play n_games napij-se games; returns a dict of count/sum arrays (see CloveceExperiment).
+
+    ``drink_once``: the house rule "one drink per event"; ``first_random``: the first player is
+    drawn at random for every game (else player 0 starts).
+    """
+    cdef NGame g
+    cdef Rng rng
+    cdef int i, p, c, w, viol = 0
+    n_init(&g, board, nplayers, seats, strategies, drink_once, first_random, &rng)
     wins = np.zeros(nplayers, dtype=np.int64)
     drinks = np.zeros(nplayers, dtype=np.float64)
     drinks_sq = np.zeros(nplayers, dtype=np.float64)
@@ -1198,6 +1356,10 @@ def napij_simulate(CompiledBoard board, int nplayers, seats, strategies, uint64_
     cards = np.zeros(NCARDKINDS, dtype=np.int64)
     pblack = np.zeros(nplayers, dtype=np.int64)
     pblack_wins = np.zeros(nplayers, dtype=np.int64)
+    starts = np.zeros(nplayers, dtype=np.int64)
+    start_wins = np.zeros(nplayers, dtype=np.int64)
+    cdef long long[::1] vs = starts
+    cdef long long[::1] vsw = start_wins
     cdef long long[::1] vpb = pblack
     cdef long long[::1] vpbw = pblack_wins
     cdef long long[::1] vw = wins
@@ -1212,9 +1374,12 @@ def napij_simulate(CompiledBoard board, int nplayers, seats, strategies, uint64_
     with nogil:
         for i in range(n_games):
             w = n_play(&g, check, &viol)
+            vs[g.first] += 1
             if w >= 0:
                 vw[w] += 1
                 winners += 1
+                if w == g.first:
+                    vsw[w] += 1
             else:
                 abandoned += 1
             for p in range(nplayers):
@@ -1239,7 +1404,33 @@ def napij_simulate(CompiledBoard board, int nplayers, seats, strategies, uint64_
     return {"wins": wins, "drinks": drinks, "drinks_sq": drinks_sq, "glass": glass,
             "drink_causes": causes, "cards": cards, "rolls": s_rolls, "rolls_sq": s_rolls2,
             "turns": s_turns, "turns_sq": s_turns2, "captures": s_capt, "captures_sq": s_capt2,
-            "black_games": int(black), "player_black_games": pblack, "player_black_wins": pblack_wins, "abandoned": int(abandoned), "violations": int(viol)}
+            "black_games": int(black), "player_black_games": pblack, "player_black_wins": pblack_wins, "starts": starts, "start_wins": start_wins,
+            "abandoned": int(abandoned), "violations": int(viol)}
+
+
+def napij_game(CompiledBoard board, int nplayers, seats, strategies, uint64_t seed, bint drink_once=False,
+               bint first_random=False):
+    """Play one napij-se game with its log: a dict with the winner, the first player, the deck in
+    draw order (kind, number), the turns, drinks by cause and the log records (an int array of
+    EVW columns: type and arguments, see the EV_* constants; fields are board indices, -1 the pub).
+
+    Seeded like one game of :func:`napij_simulate` with the same seed.
+    """
+    cdef NGame g
+    cdef Rng rng
+    cdef int p, w, viol = 0
+    n_init(&g, board, nplayers, seats, strategies, drink_once, first_random, &rng)
+    buf = np.zeros(EVCAP, dtype=np.int32)
+    cdef int[::1] vb = buf
+    g.ev = &vb[0]
+    rng_seed(&rng, seed)
+    with nogil:
+        w = n_play(&g, True, &viol)
+    g.ev = NULL
+    return {"winner": w, "first": g.first, "turns": g.turn, "violations": viol,
+            "deck": [(int(board.dk.kind[g.order[i]]), int(board.dk.arg[g.order[i]])) for i in range(board.dk.n)],
+            "causes": [[g.dcause[p][c] for c in range(NCAUSES)] for p in range(nplayers)],
+            "events": buf[:g.nev].reshape(-1, EVW).tolist()}
 
 
 cdef class NapijTable:
@@ -1251,19 +1442,12 @@ cdef class NapijTable:
     cdef Rng rng
     cdef CompiledBoard board
 
-    def __init__(self, CompiledBoard board, int nplayers, seats, strategies, uint64_t seed=1):
-        _check_setup(nplayers, seats, strategies)
-        cdef int p, i
+    def __init__(self, CompiledBoard board, int nplayers, seats, strategies, uint64_t seed=1,
+                 bint drink_once=False):
+        cdef int i
         self.board = board
-        memset(&self.g, 0, sizeof(NGame))
-        self.g.np = nplayers
-        for p in range(nplayers):
-            self.g.seat[p] = seats[p]
-            self.g.strat[p] = strategies[p]
-        self.g.b = &board.b
-        self.g.dk = &board.dk
+        n_init(&self.g, board, nplayers, seats, strategies, drink_once, False, &self.rng)
         rng_seed(&self.rng, seed)
-        self.g.rng = &self.rng
         n_reset(&self.g)
         for i in range(board.dk.n):
             self.g.order[i] = i

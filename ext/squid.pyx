@@ -49,7 +49,9 @@ cdef enum:
 
 
 cdef struct Params:
-    int timer_steps
+    int rl_timer        # timer start of red light, Dalgona and the glass bridge, in steps
+    int dg_timer
+    int br_timer
     # red light
     int rl_len
     int n_doll
@@ -84,7 +86,8 @@ cdef struct Params:
     const signed char* rl_best  # [timer][doll cards left][field][stack 0-12]: equilibrium card
     double br_eq[32][5]
     double tug_eq[8][8][5]
-    double sq_eq[2][6][4]       # [a token can enter the head][opponents sharing a zone][card]
+    double sq_eq[4][6][4]       # [who can enter the head: 0 nobody, 1 me, 2 a rival in my zone, 3 both]
+                                # [opponents sharing a zone][card]
     double sq_careful[4]
     double sq_bold[4]
 
@@ -235,7 +238,7 @@ cdef void red_light(Game* g) noexcept nogil:
             rng_shuffle_int(&g.rng, deck, prm.n_doll)
             idx = 0
             timer += 1
-            if timer >= prm.timer_steps:
+            if timer >= prm.rl_timer:
                 break
     for p in range(P):
         g.lost[p] += g.active[p] - done[p]
@@ -388,7 +391,7 @@ cdef void dalgona(Game* g) noexcept nogil:
     cdef int P = g.P, p, t, timer, k, i, rounds = 0, anyon
     cdef int deck[MAXDG]
     dg_place(g, &d)
-    for timer in range(prm.timer_steps):
+    for timer in range(prm.dg_timer):
         for i in range(P):
             p = (g.start + i) % P
             if dg_onboard(&d, p) == 0:
@@ -401,7 +404,7 @@ cdef void dalgona(Game* g) noexcept nogil:
                 k += 1
                 if dg_flip(g, &d, p, deck[k - 1], k == 1):
                     break
-                if not dg_continue(g, &d, p, deck, k, timer == prm.timer_steps - 1):
+                if not dg_continue(g, &d, p, deck, k, timer == prm.dg_timer - 1):
                     break
         rounds += 1
         anyon = 0
@@ -676,34 +679,44 @@ cdef void marbles(Game* g) noexcept nogil:
 # ----------------------------------------------------------------------------- 5 glass bridge
 
 cdef struct Bridge:
-    int n                 # tiles = places 1..n
-    int tile[9]           # 1 cracked
-    int state[9]          # 0 face down, 1 intact (turned), 2 broken
+    int n                 # parts of the bridge = places 1..n
+    int crack[9]          # per part: -1 no cracked tile, 0 / 1 the left / right tile is cracked
+    int state[9]          # 0 face down, 1 turned over (both tiles and any crack visible)
     int nt
     int own[MAXT]
-    int place[MAXT]       # 0 = queue in front of the bridge
+    int place[MAXT]       # 1..n on the bridge; <= 0 in the queue (0 = first in line, -1 behind it, ...)
     int st[MAXT]          # 0 eliminated, 1 in play, 2 crossed
-    int arr[MAXT]         # arrival stamp (chain reactions displace the earliest arrival)
+    int arr[MAXT]         # arrival stamp (chain reactions move the earliest arrival on)
     int clock
 
 
-cdef void br_land(Bridge* b, int t, int d) noexcept nogil:
-    """Token t arrives on place d: past the end it survives, a broken or newly revealed cracked
-    tile eliminates it, and a third token on a place pushes the earliest arrival one place on."""
-    cdef int u, other, n
+cdef int br_pick_tile(Game* g, Bridge* b, int chooser, int d, bint kill) noexcept nogil:
+    """The tile (0 left, 1 right) seat ``chooser`` picks on part d.  Face down: a blind guess (the
+    cracks are underneath).  Turned: random seats pick either; the others the intact tile for their
+    own token, the cracked one when pushing an opponent's token (``kill``)."""
+    if b.state[d] == 0 or g.pol[chooser] == POL_RANDOM or b.crack[d] < 0:
+        return <int>rng_below(&g.rng, 2)
+    return b.crack[d] if kill else 1 - b.crack[d]
+
+
+cdef void br_land(Game* g, Bridge* b, int t, int d, int chooser) noexcept nogil:
+    """Token t arrives on place d, ``chooser`` (its owner, or the seat that pushed it) picks the
+    tile: past the end it survives, in the queue it just stands, on a cracked tile it is eliminated
+    (the part is turned over: everyone sees the crack); a third token on a part pushes the earliest
+    arrival one place on, and that token's owner picks its tile there."""
+    cdef int u, other, n, tile
     while True:
         if d > b.n:
             b.st[t] = 2
             return
-        if b.state[d] == 2:
+        if d <= 0:
+            b.place[t] = d
+            return
+        tile = br_pick_tile(g, b, chooser, d, chooser != b.own[t])
+        b.state[d] = 1
+        if tile == b.crack[d]:
             b.st[t] = 0
             return
-        if b.state[d] == 0:
-            if b.tile[d]:
-                b.state[d] = 2
-                b.st[t] = 0
-                return
-            b.state[d] = 1
         n = 0
         other = -1
         for u in range(b.nt):
@@ -718,17 +731,27 @@ cdef void br_land(Bridge* b, int t, int d) noexcept nogil:
             return
         t = other
         d = d + 1
+        chooser = b.own[t]
 
 
 cdef int br_value(Bridge* b, int d) noexcept nogil:
-    """How safe a destination is: 3 past the end, 2 intact, 1 face down, 0 broken."""
+    """How safe a destination is for one's own token: 3 past the end, 2 a turned part (its intact
+    tile is known) or the queue, 1 a part still face down (a blind guess)."""
     if d > b.n:
         return 3
-    if b.state[d] == 1:
+    if d <= 0 or b.state[d] == 1:
+        return 2
+    return 1
+
+
+cdef int br_harm(Bridge* b, int d) noexcept nogil:
+    """What pushing a token onto place d does: 0 a turned part with a crack (certain elimination),
+    1 a face-down part (a chance), 2 nothing (a safe part or past the end)."""
+    if d > b.n:
         return 2
     if b.state[d] == 0:
         return 1
-    return 0
+    return 0 if b.crack[d] >= 0 else 2
 
 
 cdef int br_choose_card(Game* g, Bridge* b, int p, int hand) noexcept nogil:
@@ -763,9 +786,10 @@ cdef int br_choose_card(Game* g, Bridge* b, int p, int hand) noexcept nogil:
 
 
 cdef void br_move(Game* g, Bridge* b, int p, int k) noexcept nogil:
-    """Seat p plays card k: move one own token k places, or with 0 push an opponent token that
-    shares a place with one of p's tokens one place on."""
-    cdef int t, u, n = 0, best = -1, val, bestval = -1
+    """Seat p plays card k: move one own token (in the queue or on the bridge) k places, or with 0
+    push an opponent token that shares a part with one of p's tokens one place on (p picks the
+    tile it lands on)."""
+    cdef int t, u, n = 0, best = -1, val, bestval = -1000000
     cdef int cand[MAXT]
     if k > 0:
         for t in range(b.nt):
@@ -776,17 +800,17 @@ cdef void br_move(Game* g, Bridge* b, int p, int k) noexcept nogil:
             return
         if g.pol[p] == POL_RANDOM:
             best = cand[rng_below(&g.rng, <uint32_t>n)]
-        else:  # safest landing, most advanced token on ties (bold: most advanced non-broken)
+        else:  # safest landing, most advanced token on ties (bold: the most advanced token)
             for u in range(n):
                 t = cand[u]
                 val = br_value(b, b.place[t] + k)
-                if g.pol[p] == POL_BOLD and val > 0:
+                if g.pol[p] == POL_BOLD:
                     val = 1
-                val = val * 64 + b.place[t]
+                val = val * 1024 + b.place[t]
                 if val > bestval:
                     bestval = val
                     best = t
-        br_land(b, best, b.place[best] + k)
+        br_land(g, b, best, b.place[best] + k, p)
         return
     for t in range(b.nt):
         if b.st[t] != 1 or b.own[t] == p or b.place[t] < 1:
@@ -800,42 +824,47 @@ cdef void br_move(Game* g, Bridge* b, int p, int k) noexcept nogil:
         return
     if g.pol[p] == POL_RANDOM:
         best = cand[rng_below(&g.rng, <uint32_t>n)]
-    else:  # push only where the next place can kill (broken first, then face down)
+    else:  # push only where it can eliminate (a known crack first, then a face-down part)
         bestval = 2
         for u in range(n):  # ties: the owner nearest clockwise after p
-            val = br_value(b, b.place[cand[u]] + 1)
+            val = br_harm(b, b.place[cand[u]] + 1)
             if val < bestval or (val == bestval and best >= 0 and
                                  (b.own[cand[u]] - p + g.P) % g.P < (b.own[best] - p + g.P) % g.P):
                 bestval = val
                 best = cand[u]
         if best < 0:
             return
-    br_land(b, best, b.place[best] + 1)
+    br_land(g, b, best, b.place[best] + 1, p)
 
 
 cdef void bridge_setup(Game* g, Bridge* b) noexcept nogil:
+    """As many parts as tokens in play (at most ``max_tiles``), drawn from the ``tiles`` parts of the
+    box of which ``cracked`` have a cracked tile (left or right); the queue in turn order."""
     cdef Params* prm = g.prm
-    cdef int tiles[16]
+    cdef int parts[16]
     cdef int i, p, k, total = 0
     for p in range(g.P):
         total += g.active[p]
     b.n = total if total < prm.br_max else prm.br_max
     for i in range(prm.br_tiles):
-        tiles[i] = 1 if i < prm.br_cracked else 0
-    rng_shuffle_int(&g.rng, tiles, prm.br_tiles)
+        parts[i] = 1 if i < prm.br_cracked else 0
+    rng_shuffle_int(&g.rng, parts, prm.br_tiles)
     for i in range(9):
-        b.tile[i] = 0
+        b.crack[i] = -1
         b.state[i] = 0
     for i in range(b.n):
-        b.tile[i + 1] = tiles[i]
+        if parts[i]:
+            b.crack[i + 1] = <int>rng_below(&g.rng, 2)
     b.nt = 0
     b.clock = 0
-    # the queue: players line up their tokens in turn (the order does not matter in this model)
+    # the queue: players line up their tokens one at a time in turn order, "in this order" they
+    # stand in front of the bridge (the first in line on place 0, the next on -1, ...)
     for k in range(12):
-        for p in range(g.P):
+        for i in range(g.P):
+            p = (g.start + i) % g.P
             if k < g.active[p]:
                 b.own[b.nt] = p
-                b.place[b.nt] = 0
+                b.place[b.nt] = -b.nt
                 b.st[b.nt] = 1
                 b.arr[b.nt] = 0
                 b.nt += 1
@@ -877,7 +906,7 @@ cdef void glass_bridge(Game* g) noexcept nogil:
             for p in range(P):
                 hand[p] = 31
             timer += 1
-            if timer >= prm.timer_steps:
+            if timer >= prm.br_timer:
                 break
     count_survivors(g, b.nt, b.own, b.st)
     g.rounds[4] = rounds
@@ -925,20 +954,30 @@ cdef int sq_contested(Squid* s, int p) noexcept nogil:
 
 cdef int sq_choose_card(Game* g, Squid* s, int p) noexcept nogil:
     """Squid card of seat p: uncontested seats move; a careful/bold seat with a token on the
-    last triangle field moves (into the head); otherwise the policy's mixed strategy."""
-    cdef int pol = g.pol[p], t, head = 0, k
+    last triangle field moves (into the head), one facing a rival's token there in the triangle
+    stabs (only a stab stops it); otherwise the policy's mixed strategy (equilibrium: the table
+    for who can enter the head)."""
+    cdef int pol = g.pol[p], t, head = 0, k, in_tri = 0, rival = 0
     if pol == POL_RANDOM:
         return <int>rng_below(&g.rng, 4)
     k = sq_contested(s, p)
     if k == 0:
         return SQ_MOVE
     for t in range(s.nt):
-        if s.alive[t] and s.own[t] == p and s.zone[t] == g.prm.sq_tri and s.field[t] >= g.prm.sq_fields:
-            head = 1
+        if s.alive[t] and s.own[t] == p and s.zone[t] == g.prm.sq_tri:
+            in_tri = 1
+            if s.field[t] >= g.prm.sq_fields:
+                head = 1
+    for t in range(s.nt):
+        if (in_tri and s.alive[t] and s.own[t] != p and s.zone[t] == g.prm.sq_tri
+                and s.field[t] >= g.prm.sq_fields):
+            rival = 1
     if pol == POL_EQ:
-        return sample(&g.rng, g.prm.sq_eq[head][k], 4)
+        return sample(&g.rng, g.prm.sq_eq[head + 2 * rival][k], 4)
     if head:
         return SQ_MOVE
+    if rival:
+        return SQ_STAB
     if pol == POL_CAREFUL:
         return sample(&g.rng, g.prm.sq_careful, 4)
     return sample(&g.rng, g.prm.sq_bold, 4)
@@ -1170,7 +1209,9 @@ cdef void play_game(Game* g) noexcept nogil:
 cdef void fill_params(Params* prm, dict d) except *:
     """Copy the engine dict made by solver.squid.params.engine_dict into the C struct."""
     cdef int i, j, k
-    prm.timer_steps = d["timer_steps"]
+    prm.rl_timer = d["rl_timer"]
+    prm.dg_timer = d["dg_timer"]
+    prm.br_timer = d["br_timer"]
     prm.rl_len = d["rl_len"]
     prm.n_doll = len(d["doll_masks"])
     for i in range(prm.n_doll):
@@ -1206,7 +1247,7 @@ cdef void fill_params(Params* prm, dict d) except *:
     prm.sq_fields = d["sq_fields"]
     prm.sq_max_rounds = d["sq_max_rounds"]
     cdef const signed char[:, :, :, ::1] rlb = d["rl_best"]
-    if (rlb.shape[0] != prm.timer_steps or rlb.shape[1] != (1 << prm.n_doll) or
+    if (rlb.shape[0] != prm.rl_timer or rlb.shape[1] != (1 << prm.n_doll) or
             rlb.shape[2] != prm.rl_len + 1 or rlb.shape[3] != 13):
         raise ValueError("rl_best table does not match the parameters")
     prm.rl_best = &rlb[0, 0, 0, 0]  # the dict keeps the array alive during the call
@@ -1219,8 +1260,8 @@ cdef void fill_params(Params* prm, dict d) except *:
         for j in range(8):
             for k in range(5):
                 prm.tug_eq[i][j][k] = tg[i, j, k]
-    sq = np.ascontiguousarray(d["sq_eq"], dtype=np.float64).reshape(2, 6, 4)
-    for i in range(2):
+    sq = np.ascontiguousarray(d["sq_eq"], dtype=np.float64).reshape(4, 6, 4)
+    for i in range(4):
         for j in range(6):
             for k in range(4):
                 prm.sq_eq[i][j][k] = sq[i, j, k]
@@ -1421,8 +1462,9 @@ def t_dalgona_turn(dict params, pols, int p, owners, shapes, sections, deck, int
 
 
 def t_bridge_round(dict params, pols, tiles, states, owners, places, cards, uint64_t seed=1):
-    """One glass-bridge round: tiles/states are per place 1..n (index 0 unused); tokens given by
-    owner and place (arrival order = list order).  Returns (token states, places, tile states)."""
+    """One glass-bridge round: per part 1..n (index 0 unused) ``tiles`` 0 no crack, 1 the left, 2 the
+    right tile cracked, ``states`` 0 face down, 1 turned; tokens given by owner and place (<= 0: the
+    queue; arrival order = list order).  Returns (token states, places, part states)."""
     cdef Params prm
     cdef Game g
     cdef Bridge b
@@ -1431,7 +1473,7 @@ def t_bridge_round(dict params, pols, tiles, states, owners, places, cards, uint
     init_game(&g, &prm, P, list(pols), seed)
     b.n = len(tiles) - 1
     for i in range(len(tiles)):
-        b.tile[i] = tiles[i]
+        b.crack[i] = tiles[i] - 1
         b.state[i] = states[i]
     b.nt = len(owners)
     for t in range(b.nt):
@@ -1457,19 +1499,37 @@ def t_squid_round(dict params, pols, owners, zones, fields, cards, int speed, ui
     cdef int card[MAXP]
     fill_params(&prm, params)
     init_game(&g, &prm, P, list(pols), seed)
+    _squid_position(&s, P, owners, zones, fields, speed)
+    for p in range(P):
+        card[p] = cards[p]
+    r = sq_round(&g, &s, card)
+    return ([s.alive[t] for t in range(s.nt)], [s.zone[t] for t in range(s.nt)],
+            [s.field[t] for t in range(s.nt)], s.winner if r else -1, s.speed)
+
+
+def t_squid_card(dict params, pols, owners, zones, fields, int p, uint64_t seed=1):
+    """The squid card seat p's policy plays in a hand-built position (0 defence .. 3 move)."""
+    cdef Params prm
+    cdef Game g
+    cdef Squid s
+    fill_params(&prm, params)
+    init_game(&g, &prm, len(pols), list(pols), seed)
+    _squid_position(&s, len(pols), owners, zones, fields, 0)
+    return sq_choose_card(&g, &s, p)
+
+
+cdef void _squid_position(Squid* s, int P, owners, zones, fields, int speed) except *:
+    """A hand-built squid position: tokens by owner, zone and triangle field."""
+    cdef int t, p
     s.nt = len(owners)
     s.last_out = -1
     s.winner = -1
     s.speed = speed
     for p in range(P):
         s.ntok[p] = 0
-        card[p] = cards[p]
     for t in range(s.nt):
         s.own[t] = owners[t]
         s.zone[t] = zones[t]
         s.field[t] = fields[t]
         s.alive[t] = 1
         s.ntok[owners[t]] += 1
-    r = sq_round(&g, &s, card)
-    return ([s.alive[t] for t in range(s.nt)], [s.zone[t] for t in range(s.nt)],
-            [s.field[t] for t in range(s.nt)], s.winner if r else -1, s.speed)

@@ -152,30 +152,35 @@ class ClassicReference:
         return best
 
 
-def replay(nplayers: int, seats: list[int], strategies: list[str], events: list[tuple[int, int, int]]
-           ) -> tuple[int | None, int]:
-    """Replay an engine trace (player, die, pawn or -1), checking turn order, the three tries,
-    legality and the decisions of deterministic strategies.  Returns (winner, captures)."""
+def replay(nplayers: int, seats: list[int], strategies: list[str], events: list[tuple[int, ...]],
+           three_after_six: bool = False, first: int = 0) -> tuple[int | None, int]:
+    """Replay an engine trace (player, die, pawn or -1, from, to, captured), checking turn order
+    (player ``first`` starts), the three tries (and, with ``three_after_six``, three tries again
+    when a 6 leaves nothing to move), legality, where the pawn went and whom it captured, and the
+    decisions of deterministic strategies.  Returns (winner, captures)."""
     ref = ClassicReference(list(seats))
-    player, tries, captures = 0, None, 0
-    for i, (p, die, k) in enumerate(events):
+    player, tries, captures = first, None, 0
+    for i, (p, die, k, frm, to, victim) in enumerate(events):
         if tries is None:
             tries = 3 if ref.nothing_can_move(player) else 1
         assert p == player, f"event {i}: player {p} rolled, expected {player}"
         assert 1 <= die <= 6
         legal = ref.legal(p, die)
         if not legal:
-            assert k == -1, f"event {i}: pawn {k} moved without a legal move"
+            assert k == -1 and frm == to == -2, f"event {i}: pawn {k} moved without a legal move"
         else:
             assert k in legal, f"event {i}: illegal move of pawn {k} with {die} (legal {legal})"
             if strategies[p] not in ("random", "best"):
                 assert k == ref.choose(strategies[p], p, die), f"event {i}: {strategies[p]} chose {k}"
+            assert (frm, to) == (ref.code(p, k), legal[k]), f"event {i}: pawn {k} went {frm}->{to}"
+            occupant = ref.who_is_on(ref.field_of(p, legal[k])) if legal[k] < LOOP else None
+            assert victim == (occupant[0] * 4 + occupant[1] if occupant else -1), f"event {i}: capture"
             captures += ref.move(p, k, die)
             if ref.won(p):
                 assert i == len(events) - 1, "the game went on after a win"
                 return p, captures
         if die == 6:
-            tries = 1
+            tries = 3 if three_after_six and ref.nothing_can_move(p) else 1
             continue
         tries -= 1
         if tries > 0:
@@ -307,8 +312,11 @@ class NapijMoves:
             drinks[(q, cause)] = drinks.get((q, cause), 0) + 1
 
         def to_pub(q: int, j: int, cause: str) -> None:
+            """Back to the pub: the rulebook's reasons stack (captured / the Bottle, and the return)."""
             pawns[q][j] = NapijPawn()
             drink(q, cause)
+            if cause != "pub":
+                drink(q, "pub")
 
         was_pub = pawns[p][k].field is None
         was_home = not was_pub and self.f[pawns[p][k].field]["zone"] == "home"
@@ -316,9 +324,8 @@ class NapijMoves:
         pawns[p][k] = state
         fid = state.field
         zone = self.f[fid]["zone"]
-        if was_pub and table["bottle"] is None:
-            table["bottle"] = self.f[fid]["prev"] if zone == "loop" else \
-                self.f[self.seats[seats[p]]["start"]]["prev"]
+        if was_pub and table["bottle"] is None:      # one field behind the first pawn put into play
+            table["bottle"] = self.f[self.seats[seats[p]]["start"]]["prev"]
         if zone == "hold":
             return
         if fid in where and where[fid] != (p, k):

@@ -35,12 +35,43 @@ def test_engine_games_replay_in_reference(players: int, mix: tuple[str, ...]) ->
         assert winner is not None and winner >= 0
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_house_rule_and_random_first_player_replay(players: int) -> None:
+    """Three tries again after a 6 that leaves nothing to move, and a random first player."""
+    seats = list(SEATS[players])
+    names = ["runner", "random", "hunter", "cautious"][:players]
+    ids = [STRATEGIES.index(n) for n in names]
+    firsts = set()
+    for seed in range(40):
+        winner, events = engine.classic_trace(players, seats, ids, seed, three_after_six=True,
+                                              first_random=True)
+        firsts.add(events[0][0])
+        assert replay(players, seats, names, events, three_after_six=True, first=events[0][0])[0] == winner
+    assert firsts == set(range(players))
+
+
+def test_three_tries_after_six_differs_from_one_roll() -> None:
+    """The house rule is used in real games: some trace breaks the one-roll rule."""
+    seats, names = [0, 2], ["runner", "runner"]
+    broken = 0
+    for seed in range(60):
+        _, events = engine.classic_trace(2, seats, [1, 1], seed, three_after_six=True)
+        try:
+            replay(2, seats, names, events)
+        except AssertionError:
+            broken += 1
+    assert broken > 0
+
+
 def test_seed_reproducible_and_wins_add_up() -> None:
     a = engine.classic_simulate(4, [0, 1, 2, 3], [0] * 4, 123, 500)
     b = engine.classic_simulate(4, [0, 1, 2, 3], [0] * 4, 123, 500)
     assert (a["wins"] == b["wins"]).all() and a["rolls"] == b["rolls"]
     assert a["wins"].sum() + a["abandoned"] == 500 and a["abandoned"] == 0
     assert a["captures"] == a["captures_made"].sum() == a["pawns_lost"].sum()
+    assert list(a["starts"]) == [500, 0, 0, 0] and a["start_wins"][0] == a["wins"][0]
+    c = engine.classic_simulate(4, [0, 1, 2, 3], [0] * 4, 123, 2000, first_random=True)
+    assert c["starts"].sum() == 2000 and min(c["starts"]) > 400
 
 
 @st.composite

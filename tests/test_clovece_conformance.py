@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 
 import numpy as np
@@ -113,7 +114,9 @@ def test_cli_simulate_and_exit_codes(tmp_path, capsys) -> None:
     bad.write_text(json.dumps(doc))
     for args in (["--strategy", "genius"], ["--strategy", "runner,random"], ["--players", "5"],
                  ["--board", str(bad)], ["--board", str(tmp_path / "missing.json")],
-                 ["--variant", "classic", "--deck", str(bad)], ["--deck", str(bad)]):
+                 ["--variant", "classic", "--deck", str(bad)], ["--deck", str(bad)],
+                 ["--variant", "classic", "--drinks", "per-event"], ["--after-six", "three-tries"],
+                 ["--first", "last"]):
         capsys.readouterr()
         code, _ = _run(["clovece", "simulate", "--games", "10", "-q", *args], tmp_path)
         err = capsys.readouterr().err
@@ -126,6 +129,27 @@ def test_cli_simulate_and_exit_codes(tmp_path, capsys) -> None:
 def test_check_command_output() -> None:
     result = CliRunner().invoke(app, ["clovece", "check"])
     assert result.exit_code == 0 and "87 fields" in result.output and "32 cards" in result.output
+    assert "18 favourable" in result.output and "1 blank" in result.output
+
+
+def test_rule_options_reach_the_engine_and_the_variant_column(tmp_path) -> None:
+    """Per-event drinks give fewer drinks than per-reason; a drawn first player spreads the starts."""
+    rows = {}
+    for drinks in ("per-reason", "per-event"):
+        out = tmp_path / f"{drinks}.csv"
+        code, _ = _run(["clovece", "simulate", "--players", "4", "--games", "300", "--seed", "5", "-j", "1",
+                        "-q", "--drinks", drinks, "--first", "random", "-o", str(out)], tmp_path)
+        assert code == 0
+        rows[drinks] = list(csv.DictReader(out.open()))
+    reason, event = rows["per-reason"], rows["per-event"]
+    assert reason[0]["variant"] == "napij-se+first=random"
+    assert event[0]["variant"] == "napij-se+drinks=per-event+first=random"
+    for r, e in zip(reason, event, strict=True):
+        assert float(e["mean_drinks_pub"]) < float(r["mean_drinks_pub"])
+        parts = [float(r[f"mean_drinks_{c}"]) for c in ("captured", "bottle", "pub", "card", "home", "start", "toast")]
+        assert sum(parts) == pytest.approx(float(r["mean_drinks"]))
+    assert all(0.1 < float(r["start_rate"]) < 0.4 for r in reason)
+    assert sum(float(r["start_rate"]) for r in reason) == pytest.approx(1.0)
 
 
 def test_cli_tournament_matrix(tmp_path) -> None:

@@ -23,10 +23,10 @@ PUB = -1
 CAUSE = {"captured": 0, "bottle": 1, "pub": 2, "card": 3, "home": 4, "start": 5, "toast": 6}
 
 
-def table(strategies=("runner", "runner"), seed=1, board=CB) -> NapijTable:
+def table(strategies=("runner", "runner"), seed=1, board=CB, drink_once=False) -> NapijTable:
     """Two players: player 0 on seat 0 (start L0, home via L39/R0), player 1 on seat 2 (start L20)."""
     n = len(strategies)
-    return NapijTable(board, n, list(SEATS[n]), strategy_ids(tuple(strategies)), seed)
+    return NapijTable(board, n, list(SEATS[n]), strategy_ids(tuple(strategies)), seed, drink_once=drink_once)
 
 
 def pos(t: NapijTable, p: int, k: int) -> int:
@@ -57,7 +57,16 @@ def test_entering_needs_a_six_and_captures_on_the_start_field() -> None:
     assert t.move(0, 0, 0, pre6=True) == F("L0")
     s = t.state()
     assert pos(t, 1, 0) == PUB and s["captures"] == 1 and cause(t, 1, "captured") == 1
+    assert cause(t, 1, "pub") == 1 and s["drinks"][1] == 2     # captured + back in the pub: 2 drinks
     assert s["bottle"] == F("L39")           # the Bottle: one field behind the first pawn in play
+
+
+def test_one_drink_per_event_house_rule() -> None:
+    t = table(drink_once=True)
+    t.place(1, 0, F("L0"))
+    t.move(0, 0, 0, pre6=True)
+    s = t.state()
+    assert cause(t, 1, "captured") == 1 and cause(t, 1, "pub") == 0 and s["drinks"][1] == 1
 
 
 def test_sum_move_passes_start_and_intermediate_fields_without_capturing() -> None:
@@ -66,7 +75,7 @@ def test_sum_move_passes_start_and_intermediate_fields_without_capturing() -> No
     t.place(1, 1, F("L4"))
     assert t.move(0, 0, 2, pre6=True) == F("L2")      # 6 + 2 as one sum: passes L0
     assert pos(t, 1, 0) == F("L0")
-    assert t.state()["bottle"] == F("L1")            # one field behind the first pawn in play
+    assert t.state()["bottle"] == F("L39")           # one field behind the start field it entered on
     t.move(0, 0, 5)                                    # passes the pawn on L4
     assert pos(t, 1, 1) == F("L4") and t.state()["captures"] == 0
     t2 = table()
@@ -255,13 +264,57 @@ def test_back_card_stops_at_the_own_start() -> None:
     assert pos(t, 0, 1) == F("L0")
 
 
-def test_catch_up_card() -> None:
+def test_catch_up_card_catches_up_with_another_colour() -> None:
     t = table()
     card_on_top(t, "catch-up")
     t.place(0, 0, F("L20"))
-    t.place(1, 0, F("L23"))
+    t.place(0, 1, F("L22"))                          # an own pawn in between is passed
+    t.place(1, 0, F("L26"))
     t.draw(0, 0)
-    assert pos(t, 0, 0) == F("L22") and pos(t, 1, 0) == F("L23")
+    assert pos(t, 0, 0) == F("L25") and pos(t, 1, 0) == F("L26")
+    card_on_top(t, "catch-up")
+    t.draw(0, 0)                                     # already right behind: nothing happens
+    assert pos(t, 0, 0) == F("L25")
+    t.place(0, 0, F("L11"))
+    t.place(0, 1, F("L25"))
+    card_on_top(t, "catch-up")
+    t.draw(0, 0)                                     # an own pawn stands right behind it: void
+    assert pos(t, 0, 0) == F("L11")
+
+
+def test_fall_in_card_goes_back_behind_another_colour() -> None:
+    t = table()
+    card_on_top(t, "fall-in")
+    t.place(0, 0, F("L17"))
+    t.place(0, 1, F("L15"))
+    t.place(1, 0, F("L12"))
+    t.draw(0, 0)
+    assert pos(t, 0, 0) == F("L11")
+    card_on_top(t, "fall-in")
+    t.place(1, 0, F("L38"))                          # behind the own start field: void
+    t.draw(0, 0)
+    assert pos(t, 0, 0) == F("L11")
+
+
+def test_offered_capture_card() -> None:
+    """The nearest pawn of another colour behind jumps onto the drawer's pawn (on a card field),
+    captures it and draws the next card out of turn."""
+    t = table()
+    card_on_top(t, "offer-capture", then="drink")
+    t.place(0, 0, F("L14"))                          # L14 is a card field
+    t.place(1, 0, F("L5"))
+    t.place(1, 1, F("L9"))
+    t.draw(0, 0)
+    s = t.state()
+    assert pos(t, 0, 0) == PUB and pos(t, 1, 1) == F("L14") and pos(t, 1, 0) == F("L5")
+    assert cause(t, 0, "captured") == 1 and cause(t, 0, "pub") == 1 and cause(t, 1, "card") == 1
+    assert s["top"] == 2
+    t2 = table()
+    card_on_top(t2, "offer-capture")
+    t2.place(0, 0, F("L14"), immune=2)
+    t2.place(1, 0, F("L9"))
+    t2.draw(0, 0)                                    # an immune pawn cannot be captured
+    assert pos(t2, 0, 0) == F("L14") and pos(t2, 1, 0) == F("L9")
 
 
 def test_capture_card_skips_immune_pawns_and_shortcuts() -> None:
@@ -370,6 +423,7 @@ def test_bottle_captures_the_pawn_it_stops_on() -> None:
     t.place(0, 0, F("L12"))
     t.bottle(3)
     assert pos(t, 1, 0) == PUB and cause(t, 1, "bottle") == 1 and pos(t, 0, 0) == F("L12")
+    assert cause(t, 1, "pub") == 1 and cause(t, 1, "captured") == 0
 
 
 def test_pawn_landing_on_the_bottle_pushes_it_behind_capturing_there() -> None:
@@ -498,3 +552,15 @@ def test_moves_change_the_position_as_in_the_reference(data) -> None:
         for ci, name in enumerate(CAUSES):
             assert s["causes"][q][ci] == table["drinks"].get((q, name), 0), (q, name)
     assert t.violations() == 0
+
+
+def test_default_deck_keeps_every_statement_of_the_rulebook() -> None:
+    """32 cards, most favourable, some unfavourable and neutral, one blank, a card that offers a
+    capture (drawn out of turn by the taker) and the "zařazování" (fall-in) card."""
+    classes = DECK.classes
+    assert len(DECK.kind) == 32 and "" not in classes
+    assert classes.count("favourable") > len(classes) / 2
+    assert classes.count("unfavourable") > 0 and classes.count("neutral") > 0 and classes.count("blank") == 1
+    for kind in ("offer-capture", "fall-in", "catch-up", "swap", "capture", "immunity", "blank"):
+        assert CARD_KINDS.index(kind) in DECK.kind, kind
+    assert DECK.arg[DECK.index_of("immunity")] == 4

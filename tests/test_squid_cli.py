@@ -77,7 +77,9 @@ def test_player_count_outside_3_to_6_is_exit_2(players, capsys):
     "[squid]\nstart = \"triangle\"\n",
     "[tug_of_war]\ntie = \"coin\"\n",
     "bogus = 1\n",                                        # unknown key
-    "timer_steps = true\n",
+    "timer_steps = 3\n",                                # per sub-game now
+    "[glass_bridge]\ntimer_steps = true\n",
+    "[dalgona]\ntimer_steps = 0\n",
     "this is not toml",
 ])
 def test_inconsistent_parameter_file_is_exit_2(tmp_path, capsys, text):

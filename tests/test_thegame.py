@@ -232,6 +232,27 @@ def test_strategy_specs():
             parse_strategies(bad)
 
 
+@pytest.mark.parametrize("spec, name, lo, hi", [
+    ("signal:pen=2200000000", "pen", "0", "1000"), ("signal:pen=-1", "pen", "0", "1000"),
+    ("planner:margin=-5", "margin", "0", "98"), ("planner:w1=inf", "w1", "0", "1000"),
+    ("reach:reach=-11", "reach", "-10", "98"), ("planner:extra=nan", "extra", "-100", "100"),
+])
+def test_strategy_parameters_out_of_range_name_the_range(spec, name, lo, hi):
+    with pytest.raises(SolverError, match=rf"parameter {name} of strategy \w+ must be between {lo} and {hi}"):
+        parse_strategies(spec)
+
+
+def test_every_default_is_inside_its_range():
+    from solver.thegame.strategies import STRATEGIES
+
+    for stype in STRATEGIES.values():
+        assert set(stype.ranges) == set(stype.params)
+        for values in (stype.defaults, *stype.by_players.values()):
+            for key, value in values.items():
+                lo, hi = stype.ranges[key]
+                assert lo <= value <= hi, (stype.name, key)
+
+
 def test_experiment_rows_and_seed_independence():
     exp = TheGameExperiment(2, "reach", "standard")
     one = run_experiments([exp], 600, 7, workers=1, block_size=100)

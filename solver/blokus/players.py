@@ -233,6 +233,9 @@ class MctsPlayer:
         s = self.strategy.with_budget(playouts, seconds)
         if s.playouts == 0 and s.seconds == 0:
             raise SolverError("mcts needs a budget: playouts or seconds")
+        codes = game.legal_codes(k)
+        if len(codes) == 1:   # a forced move needs no search
+            return game.move_from_code(k, int(codes[0])), [], {"playouts": 0, "listed": 1, "reused": False}
         p = game.player_of_colour(k)
         searchers = self._searchers_for(p, s)
         seen = self._seen.get(p)

@@ -1,7 +1,9 @@
 """The napij-se card deck as a data file: card kinds, their numbers and how many of each.
 
-A deck file is JSON ``{"name": ..., "cards": [{"card": KIND, "n": N, "count": C, "text": ...}]}``;
-``n`` is the number printed on advance/back/immunity/drink cards.  A house deck can replace ours
+A deck file is JSON ``{"name": ..., "cards": [{"card": KIND, "n": N, "count": C, "class": CLASS,
+"text": ..., "why": ...}]}``; ``n`` is the number printed on advance/back/immunity/drink cards and
+the optional ``class`` is how the card plays for its drawer (favourable, unfavourable, neutral,
+blank: the rulebook says most cards are favourable; ``solver clovece check`` counts them).  A house deck can replace ours
 with ``--deck FILE``; errors are one line naming the card entry.
 """
 
@@ -17,7 +19,8 @@ from solver.errors import SolverError
 
 #: card kinds in engine order
 CARD_KINDS = ("blank", "advance", "back", "catch-up", "capture", "swap", "from-pub", "immunity",
-              "return-to-pub", "police", "drink", "finish-glass")
+              "return-to-pub", "police", "drink", "finish-glass", "fall-in", "offer-capture")
+CARD_CLASSES = ("favourable", "unfavourable", "neutral", "blank")
 #: kinds whose number ``n`` matters, with its allowed range
 NUMBERED = {"advance": (1, 40), "back": (1, 40), "immunity": (1, 100), "drink": (1, 100)}
 MAX_CARDS = 64
@@ -30,6 +33,7 @@ class Deck:
     name: str
     kind: tuple[int, ...]
     arg: tuple[int, ...]
+    classes: tuple[str, ...] = ()   # per physical card, "" where the file does not say
 
     def arrays(self) -> dict[str, list[int]]:
         return {"kind": list(self.kind), "arg": list(self.arg)}
@@ -52,7 +56,7 @@ def load_deck(path: str | Path | None = None, text: str | None = None) -> Deck:
 
     >>> d = load_deck()
     >>> len(d.kind), d.kind.count(CARD_KINDS.index("drink"))
-    (32, 5)
+    (32, 3)
     """
     path = Path(path) if path is not None else default_deck_path()
     try:
@@ -76,6 +80,7 @@ def compile_deck(doc: Any, name: str = "deck") -> Deck:
         raise SolverError(f"deck {name!r}: needs a 'cards' list")
     kind: list[int] = []
     arg: list[int] = []
+    classes: list[str] = []
     for i, entry in enumerate(doc["cards"]):
         where = f"deck {name!r} card entry {i + 1}"
         if not isinstance(entry, dict) or entry.get("card") not in CARD_KINDS:
@@ -90,8 +95,18 @@ def compile_deck(doc: Any, name: str = "deck") -> Deck:
             lo, hi = NUMBERED[card]
             if not isinstance(n, int) or isinstance(n, bool) or not lo <= n <= hi:
                 raise SolverError(f"{where} ({card}): n must be an integer {lo}..{hi}")
+        cls = entry.get("class", "")
+        if cls not in ("", *CARD_CLASSES):
+            raise SolverError(f"{where} ({card}): class must be one of {', '.join(CARD_CLASSES)}")
         kind += [CARD_KINDS.index(card)] * count
         arg += [n] * count
+        classes += [cls] * count
     if not 1 <= len(kind) <= MAX_CARDS:
         raise SolverError(f"deck {name!r}: needs 1..{MAX_CARDS} cards, has {len(kind)}")
-    return Deck(str(doc.get("name", name)), tuple(kind), tuple(arg))
+    return Deck(str(doc.get("name", name)), tuple(kind), tuple(arg), tuple(classes))
+
+
+def card_label(kind: int, n: int) -> str:
+    """A card as a short text: ``advance 3``, ``drink 1``, ``swap``."""
+    name = CARD_KINDS[kind]
+    return f"{name} {n}" if name in NUMBERED else name

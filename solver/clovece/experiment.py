@@ -8,11 +8,11 @@ from typing import Any
 
 from solver.clovece.board import load_board
 from solver.clovece.deck import load_deck
-from solver.clovece.strategies import SEATS, strategy_ids
+from solver.clovece.strategies import AFTER_SIX, DRINK_RULES, FIRST, SEATS, strategy_ids
 from solver.montecarlo.experiment import Experiment, Tally
 from solver.montecarlo.stats import mean_columns, proportion_columns, wilson_interval
 
-#: drink causes as counted by the engine, in its order
+#: drink reasons as counted by the engine, in its order (one column each in the table)
 DRINK_CAUSES = ("captured", "bottle", "pub", "card", "home", "start", "toast")
 
 
@@ -31,6 +31,8 @@ class CloveceExperiment(Experiment):
 
     ``board`` and ``deck`` are the JSON texts of other board / deck files (None: the shipped ones);
     texts rather than paths, so that the experiment runs on workers that do not see the files.
+    ``drinks`` (napij-se), ``after_six`` (classic) and ``first`` are the rule options of
+    :data:`DRINK_RULES`, :data:`AFTER_SIX` and :data:`FIRST`.
     """
 
     variant: str
@@ -39,6 +41,9 @@ class CloveceExperiment(Experiment):
     board: str | None = None
     deck: str | None = None
     label: str = ""  # the variant column; names custom board / deck files (default: the variant)
+    drinks: str = DRINK_RULES[0]
+    after_six: str = AFTER_SIX[0]
+    first: str = FIRST[0]
     game = "clovece"
 
     def simulate(self, seed: int, n_games: int) -> Tally:
@@ -46,9 +51,13 @@ class CloveceExperiment(Experiment):
 
         seats = list(SEATS[self.players])
         ids = strategy_ids(self.strategies)
+        first_random = self.first == "random"
         if self.variant == "classic":
-            return engine.classic_simulate(self.players, seats, ids, seed, n_games)
-        return engine.napij_simulate(compiled(self.board, self.deck), self.players, seats, ids, seed, n_games)
+            return engine.classic_simulate(self.players, seats, ids, seed, n_games,
+                                           three_after_six=self.after_six == "three-tries",
+                                           first_random=first_random)
+        return engine.napij_simulate(compiled(self.board, self.deck), self.players, seats, ids, seed, n_games,
+                                     drink_once=self.drinks == "per-event", first_random=first_random)
 
     def rows(self, tally: Tally, games: int) -> list[dict[str, Any]]:
         rows = []
@@ -68,6 +77,11 @@ class CloveceExperiment(Experiment):
             row.update(mean_columns("turns", tally["turns"], tally["turns_sq"], games))
             row.update(mean_columns("rolls", tally["rolls"], tally["rolls_sq"], games))
             row.update(mean_columns("captures", tally["captures"], tally["captures_sq"], games))
+            started, start_wins = int(tally["starts"][p]), int(tally["start_wins"][p])
+            row["start_rate"] = started / games if games else float("nan")
+            row["win_rate_when_starting"] = start_wins / started if started else float("nan")
+            row["win_rate_when_not_starting"] = ((wins - start_wins) / (games - started)
+                                                 if games > started else float("nan"))
             if self.variant == "classic":
                 row["captures_made_per_game"] = tally["captures_made"][p] / games
                 row["pawns_lost_per_game"] = tally["pawns_lost"][p] / games

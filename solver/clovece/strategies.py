@@ -20,6 +20,11 @@ from solver.montecarlo.seats import one_per_seat
 
 STRATEGIES = ("random", "runner", "hunter", "cautious", "shortcut", "best")
 VARIANTS = ("classic", "napij-se")
+#: rule options, the rulebook's reading first: drinks per reason or per event (napij-se), after a 6
+#: that leaves nothing to move one roll or three tries (classic), who starts (seat 0 or drawn)
+DRINK_RULES = ("per-reason", "per-event")
+AFTER_SIX = ("one-roll", "three-tries")
+FIRST = ("seat0", "random")
 #: board seats used by 2, 3 and 4 players (player 1 starts, then clockwise)
 SEATS = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
 

@@ -11,11 +11,15 @@ weights are in the ``[equilibrium]`` section of the parameter file.  See docs/sq
   ``red_light_zero_value`` tokens for an unpunished 0 on the track (it pushes an opponent out but
   leaves the stack where rivals' 0s can push it).
 * glass bridge: for each hand (cards not yet used), a game in which the token that goes
-  further steps on fresh tiles first (risk ``cracked / tiles`` per new tile).
+  further steps on fresh parts first (risk ``cracked / tiles / 2`` per new part: a part with a
+  crack has one cracked tile of two, and the first token on it guesses blind).
 * tug of war: for each pair of side sizes (a, b), a team game in which each side chooses a
   multiset of cards; the row side's table gives the marginal chance of each card value.
 * squid: a 4x4 game of defence / stab / push / move between two tokens in the same zone; a move
-  is worth ``squid_move_value`` tokens, or ``squid_head_value`` when it enters the head.
+  is worth ``squid_move_value`` tokens, or ``squid_head_value`` when it enters the head -- which
+  only a token on the last triangle field can: when one side has such a token and the other not,
+  the game is not symmetric (:func:`squid_head_matrix`), and the rival's table is the column
+  player's solution of that game.
 * marbles odd/even is matching pennies: hide and guess 50/50 (hard-coded in the engine).
 """
 
@@ -81,12 +85,19 @@ def tug_outcome(suml: int, sumr: int, zeros: int, tie_survive: bool) -> int:
     return 1 if (suml > sumr) == (zeros % 2 == 0) else -1
 
 
-def tug_marginal(a: int, b: int, tie_survive: bool) -> np.ndarray:
-    """Chance of each card value 0-4 for one token on a side of a tokens facing b tokens."""
+def tug_matrix(a: int, b: int, tie_survive: bool) -> tuple[list[tuple[int, ...]], np.ndarray]:
+    """The team game of a side of a tokens against b tokens: every multiset of cards of each side
+    (rows: the a side), payoff :func:`tug_outcome`."""
     left = list(itertools.combinations_with_replacement(range(5), a))
     right = list(itertools.combinations_with_replacement(range(5), b))
     mat = np.array([[tug_outcome(sum(x), sum(y), x.count(0) + y.count(0), tie_survive) for y in right]
                     for x in left], dtype=float)
+    return left, mat
+
+
+def tug_marginal(a: int, b: int, tie_survive: bool) -> np.ndarray:
+    """Chance of each card value 0-4 for one token on a side of a tokens facing b tokens."""
+    left, mat = tug_matrix(a, b, tie_survive)
     probs, _ = solve_zero_sum(mat)
     marg = np.zeros(5)
     for p, x in zip(probs, left, strict=True):
@@ -106,6 +117,22 @@ def squid_matrix(move_value: float) -> np.ndarray:
         [-1.0, 0.0, 1.0, 1.0],  # stab: no target against defence / stab, kills push and move
         [1.0, -1.0, 0.0, -m],   # push: kills defence, is stabbed before pushing
         [m, -1.0, m, 0.0],      # move: progress unless stabbed
+    ])
+
+
+def squid_head_matrix(move_value: float, head_value: float) -> np.ndarray:
+    """Row's token stands on the last triangle field (its move enters the head and wins the game),
+    the column's does not (its move is progress only).  Rows/columns: defence, stab, push, move.
+
+    >>> squid_head_matrix(0.3, 10.0)[3].tolist()   # only a stab stops the row's move
+    [10.0, -1.0, 10.0, 10.0]
+    """
+    m, h = move_value, head_value
+    return np.array([
+        [0.0, 1.0, -1.0, -m],   # defence: the column's move only progresses
+        [-1.0, 0.0, 1.0, 1.0],  # stab: kills a push or a move
+        [1.0, -1.0, 0.0, -m],
+        [h, -1.0, h, h],        # move into the head: wins unless stabbed first (stabs come first)
     ])
 
 
@@ -202,14 +229,22 @@ def squid_symmetric(k: int, move_value: float | None, head_value: float) -> tupl
 
 @lru_cache(maxsize=16)
 def _squid_table(move_value: float, head_value: float) -> np.ndarray:
-    """[token can enter the head][opponents sharing a zone, 1-5][card]: exact LP for one
-    opponent, the symmetric-equilibrium search of :func:`squid_symmetric` for more."""
-    sq = np.full((2, 6, 4), 0.25)
-    for head in (0, 1):
+    """[who can enter the head: 0 nobody, 1 me, 2 a rival in my zone, 3 both][opponents sharing a
+    zone, 1-5][card].  Nobody / both (symmetric): exact LP for one opponent, the symmetric-equilibrium
+    search of :func:`squid_symmetric` for more.  Me / a rival (asymmetric): the row / column
+    solution of :func:`squid_head_matrix` by LP -- exact for one opponent, used as the
+    representative-opponent approximation for more."""
+    sq = np.full((4, 6, 4), 0.25)
+    for head in (0, 3):
         value = head_value if head else move_value
         sq[head, 1], _ = solve_zero_sum(squid_matrix(value))
         for k in range(2, 6):
             sq[head, k], _ = squid_symmetric(k, None if head else move_value, head_value)
+    mat = squid_head_matrix(move_value, head_value)
+    mine, _ = solve_zero_sum(mat)
+    rival, _ = solve_zero_sum(-mat.T)
+    sq[1, 1:] = mine
+    sq[2, 1:] = rival
     sq.flags.writeable = False
     return sq
 
@@ -300,12 +335,12 @@ def tables(p: dict[str, Any]) -> dict[str, Any]:
     br = p["glass_bridge"]
     key = (
         float(eq["bridge_field_value"]), float(eq["bridge_push_chance"]),
-        br["cracked"] / br["tiles"],
+        br["cracked"] / br["tiles"] / 2,
         p["tug_of_war"]["side_capacity"], p["tug_of_war"]["tie"] == "both_survive",
     )
     out = dict(_other_tables(key))
     out["sq_eq"] = _squid_table(float(eq["squid_move_value"]), float(eq["squid_head_value"]))
     out["rl_best"] = _red_light_table(tuple(sum(1 << n for n in card) for card in p["red_light"]["doll_cards"]),
-                                      p["red_light"]["track_length"], p["timer_steps"],
+                                      p["red_light"]["track_length"], p["red_light"]["timer_steps"],
                                       float(eq["red_light_zero_value"]))
     return out

@@ -19,6 +19,8 @@ from solver.errors import SolverError
 DEFAULT_FILE = Path(__file__).with_name("params.toml")
 SHAPES = ("circle", "triangle", "star", "umbrella")
 SUBGAMES = ("red_light", "dalgona", "tug_of_war", "marbles", "glass_bridge", "squid")
+#: the sub-games with a timer, each with its own start value ``<game>.timer_steps``
+TIMED = ("red_light", "dalgona", "glass_bridge")
 
 Params = dict[str, Any]
 
@@ -33,6 +35,9 @@ def _merge(base: Params, over: Params, where: str = "") -> Params:
     out = copy.deepcopy(base)
     for key, value in over.items():
         name = f"{where}{key}"
+        if name == "timer_steps":
+            raise SolverError("parameter 'timer_steps' is per sub-game now: set red_light.timer_steps, "
+                              "dalgona.timer_steps and glass_bridge.timer_steps")
         if key not in base:
             raise SolverError(f"unknown parameter {name!r}")
         if isinstance(base[key], dict):
@@ -128,7 +133,8 @@ def _weights(value: Any, name: str, n: int) -> list[float]:
 
 def validate(p: Params) -> None:
     """Raise SolverError naming the first inconsistent parameter."""
-    _int(p["timer_steps"], "timer_steps", 1, 20)
+    for game in TIMED:
+        _int(p[game]["timer_steps"], f"{game}.timer_steps", 1, 20)
     rl = p["red_light"]
     _int(rl["track_length"], "red_light.track_length", 1, 100)
     cards = rl["doll_cards"]
@@ -234,7 +240,9 @@ def engine_dict(p: Params) -> dict[str, Any]:
     skill += [1.0] * (6 - len(skill))
     pol = p["policies"]
     out: dict[str, Any] = {
-        "timer_steps": p["timer_steps"],
+        "rl_timer": p["red_light"]["timer_steps"],
+        "dg_timer": p["dalgona"]["timer_steps"],
+        "br_timer": p["glass_bridge"]["timer_steps"],
         "rl_len": p["red_light"]["track_length"],
         "doll_masks": [sum(1 << n for n in card) for card in p["red_light"]["doll_cards"]],
         "rl_penalty_careful": float(pol["red_light_penalty_careful"]),

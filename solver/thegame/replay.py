@@ -10,12 +10,12 @@ is reported as ``line N: ...``.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from solver.errors import SolverError
+from solver.gamelog import line_error, parse_lines, read_lines
 from solver.thegame.variants import VARIANTS, hand_size
 
 
@@ -62,8 +62,7 @@ class ReplaySummary:
     cards_left: int
 
 
-def _fail(line: int, message: str) -> SolverError:
-    return SolverError(f"line {line}: {message}")
+_fail = line_error
 
 
 def _int(obj: dict[str, Any], key: str, line: int) -> int:
@@ -75,19 +74,7 @@ def _int(obj: dict[str, Any], key: str, line: int) -> int:
 
 def check_lines(lines: list[str]) -> ReplaySummary:
     """Replay the log lines; raise SolverError naming the first line that breaks a rule."""
-    objs: list[tuple[int, dict[str, Any]]] = []
-    for no, text in enumerate(lines, 1):
-        if not text.strip():
-            continue
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise _fail(no, f"not valid JSON ({exc.msg})") from None
-        if not isinstance(obj, dict):
-            raise _fail(no, "each line must be a JSON object")
-        objs.append((no, obj))
-    if not objs:
-        raise SolverError("the log is empty")
+    objs = parse_lines(lines)
     no, head = objs[0]
     players = _int(head, "players", no)
     if not 1 <= players <= 5:
@@ -188,8 +175,4 @@ def _check_result(no, obj, last_no, played, hands, piles, player, variant, deck,
 
 def check_file(path: str | Path) -> ReplaySummary:
     """Read and check a log file (unreadable file or broken rule -> SolverError)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SolverError(f"cannot read {path}: {exc}") from None
-    return check_lines(text.splitlines())
+    return check_lines(read_lines(path))

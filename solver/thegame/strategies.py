@@ -32,6 +32,8 @@ class StrategyType:
     help: str
     #: per player count overrides of the defaults
     by_players: dict[int, dict[str, float]] = field(default_factory=dict)
+    #: allowed range of each parameter (beyond it a value overflows the engine or reverses its meaning)
+    ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     def defaults_for(self, players: int) -> dict[str, float]:
         return {**self.defaults, **self.by_players.get(players, {})}
@@ -39,6 +41,14 @@ class StrategyType:
 
 _PLANNER_PARAMS = ("dead", "w1", "w2", "w3", "extra", "maxx", "eextra", "emaxx",
                    "sig", "sigpen", "fire", "margin", "jump", "own")
+#: a gap between a pile's top and a card: -10 (the 10-jump) or 1..98
+GAP = (-10.0, 98.0)
+#: a number of live cards skipped, 0..98
+SKIP = (0.0, 98.0)
+#: costs and weights: non-negative (a negative one would reward what it is meant to penalise), and
+#: small enough for the engine's int arithmetic (signal's pen is added to an int gap)
+COST = (0.0, 1000.0)
+BONUS = (-100.0, 100.0)
 
 STRATEGIES: dict[str, StrategyType] = {
     "greedy": StrategyType(
@@ -46,19 +56,24 @@ STRATEGIES: dict[str, StrategyType] = {
         "each card onto the pile with the smallest gap, backward-10 moves first, exactly the minimum"),
     "reach": StrategyType(
         "reach", 1, ("reach", "endgame"), {"reach": 2.0, "endgame": 3.0},
-        "greedy, then extra cards while the best gap is <= reach (endgame: once the draw pile is empty)"),
+        "greedy, then extra cards while the best gap is <= reach (endgame: once the draw pile is empty)",
+        ranges={"reach": GAP, "endgame": GAP}),
     "signal": StrategyType(
         "signal", 2, ("reach", "endgame", "sig", "pen"),
         {"reach": 2.0, "endgame": 10.0, "sig": 1.0, "pen": 10.0},
         "reach + pile signals: mates holding a pile's 10-jump or a card within sig of its top ask to "
-        "keep it; others add pen to the gap there"),
+        "keep it; others add pen to the gap there",
+        ranges={"reach": GAP, "endgame": GAP, "sig": SKIP, "pen": COST}),
     "planner": StrategyType(
         "planner", 3, _PLANNER_PARAMS,
         {"dead": 20.0, "w1": 2.0, "w2": 0.5, "w3": 0.1, "extra": -0.5, "maxx": 3.0, "eextra": 0.5,
          "emaxx": 3.0, "sig": 1.0, "sigpen": 2.0, "fire": 20.0, "margin": 12.0, "jump": 0.0, "own": 0.5},
         "searches every play sequence of the turn; scores piles by how many piles still accept each "
         "live card, plus signals and fire cards",
-        by_players={1: {"extra": -0.25, "own": 0.0}, 4: {"sigpen": 1.0}, 5: {"sigpen": 1.0}}),
+        by_players={1: {"extra": -0.25, "own": 0.0}, 4: {"sigpen": 1.0}, 5: {"sigpen": 1.0}},
+        ranges={"dead": COST, "w1": COST, "w2": COST, "w3": COST, "extra": BONUS, "maxx": SKIP,
+                "eextra": BONUS, "emaxx": SKIP, "sig": SKIP, "sigpen": COST, "fire": COST, "margin": SKIP,
+                "jump": BONUS, "own": COST}),
 }
 
 
@@ -117,8 +132,10 @@ def _spec(name: str, pairs: list[str]) -> StrategySpec:
             value = float(text)
         except ValueError:
             raise SolverError(f"parameter {key} of strategy {name} must be a number, got {text!r}") from None
-        if value != value or value in (float("inf"), float("-inf")):
-            raise SolverError(f"parameter {key} of strategy {name} must be finite")
+        lo, hi = stype.ranges[key]
+        if not lo <= value <= hi:   # also rejects nan and infinities
+            raise SolverError(f"parameter {key} of strategy {name} must be between {_fmt(lo)} and {_fmt(hi)}, "
+                              f"got {text.strip()}")
         params[key] = value
     return StrategySpec(name, tuple(params.items()))
 
