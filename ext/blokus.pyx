@@ -1220,7 +1220,7 @@ cdef int32_t best_root_child(Search* t) noexcept nogil:
 
 #: mcts parameter names in SearchParams order, with their defaults (the one table for C and Python)
 SEARCH_PARAMS = (
-    ("explore", 0.1), ("prior_n", 8.0), ("prior_lo", 0.3), ("prior_hi", 0.6), ("rave_k", 3000.0),
+    ("explore", 0.1), ("prior_n", 2.0), ("prior_lo", 0.3), ("prior_hi", 0.6), ("rave_k", 3000.0),
     ("score_weight", 0.15), ("score_scale", 10.0), ("widen_base", 3.0), ("widen", 2.0),
     ("playout_k", 3.0), ("expand_after", 1.0),
 )
@@ -1511,7 +1511,7 @@ cdef class Searcher:
             if ni < 0:
                 search_reset(&self.t)
                 return False
-        if ni != self.t.root and (self.t.nodes[ni].first < 0 or not keep_subtree(&self.t, ni)):
+        if ni != self.t.root and not keep_subtree(&self.t, ni):
             search_reset(&self.t)
             return False
         return True

@@ -102,13 +102,20 @@ def test_mcts_player_tree_reuse_and_threads():
     assert cands[0].move == move and cands[0].visits >= cands[-1].visits
     assert all(0.0 <= c.value <= 1.0 for c in cands)
     assert abs(sum(c.visits for c in cands) - 600) <= 2   # every simulation went through one root child
-    g.play(move)
-    g.play(choose_move(g, "greedy", seed=2))
-    move2, _, stats2 = p.genmove(g)
-    assert stats2["reused"] and g.is_legal(move2)
     # deterministic with a playout budget, threads or not
     q = MctsPlayer(Game("duo").variant, "mcts:300", seed=1, threads=2)
     assert q.genmove(Game("duo"))[0] == move
+    # tree reuse: after our move and a reply that the tree has seen, the subtree is kept
+    one = MctsPlayer(g.variant, "mcts:300", seed=1)
+    move, cands, _ = one.genmove(g)
+    g.play(move)
+    g.play(choose_move(g, "greedy", seed=2))
+    move2, _, stats2 = one.genmove(g)
+    assert stats2["reused"] and g.is_legal(move2)
+    g.undo()
+    g.play(choose_move(g, "random", seed=5))   # a reply outside the tree: cleared, still legal
+    move3, _, stats3 = one.genmove(g)
+    assert g.is_legal(move3)
 
 
 # ---------------------------------------------------------------- GTP
