@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 import click
+import numpy as np
 
 from solver.blokus.selfplay import SelfPlay, strategies_for
 from solver.blokus.variants import FIRST_MOVE_RULES, VARIANTS, variant_by_name
@@ -113,19 +114,23 @@ def show(game_file: str, svg_file: str | None, ansi: bool | None) -> None:
               help="Write the first --sgf-games games (of the first block) as an SGF collection.")
 @click.option("--sgf-games", type=click.IntRange(min=1, max=SGF_MAX_GAMES), default=20, show_default=True,
               help="How many games --sgf writes (at most --games and --block-size).")
+@click.option("--heatmap", type=click.Path(dir_okay=False), default=None,
+              help="Draw per colour how often each cell is covered at the end (all games, and the "
+                   "games its side won) to this .svg, .png or .pdf file (needs the plot extra).")
 @monte_carlo_options(default_games=1000, default_block_size=200)
 def selfplay(variant: str, first_move: str, strategy: str, sgf_file: str | None, sgf_games: int,
-             games: int, seed: int, workers: int | None, backend: str, scheduler: str | None,
-             block_size: int, output: str, fmt: str, quiet: bool) -> None:
+             heatmap: str | None, games: int, seed: int, workers: int | None, backend: str,
+             scheduler: str | None, block_size: int, output: str, fmt: str, quiet: bool, plot: str | None) -> None:
     """Self-play Monte Carlo: per seat win rate (outright and shared), mean score, share of colours
     placing all pieces, mean game length and legal moves per ply."""
     v = variant_by_name(variant, first_move)
     strategies = strategies_for(v, strategy)
-    exp = SelfPlay(v.name, first_move, strategies)
+    exp = SelfPlay(v.name, first_move, strategies, coverage=bool(heatmap))
     if sgf_file:
         check_writable(sgf_file)
     run_and_report([exp], games=games, seed=seed, workers=workers, backend=backend, scheduler=scheduler,
-                   block_size=block_size, output=output, fmt=fmt, quiet=quiet)
+                   block_size=block_size, output=output, fmt=fmt, quiet=quiet, plot=plot,
+                   pictures=[(heatmap, lambda r, path, footer: _draw_heatmap(v, r, path, footer))])
     if sgf_file:
         from solver.blokus.sgf import write_games
 
@@ -139,6 +144,20 @@ def selfplay(variant: str, first_move: str, strategy: str, sgf_file: str | None,
                        f"{' '.join(map(str, g.pentobi_points()))}")
             entries.append((g, f"selfplay {i}", comment))
         write_text_atomic(sgf_file, write_games(entries))
+
+
+def _draw_heatmap(v, result, path: str, footer: str) -> None:
+    """The --heatmap picture of a self-play run of variant ``v`` (its one experiment's tally)."""
+    from solver.blokus.variants import ROTATING
+    from solver.plot.heatmap import coverage_title, draw_coverage
+
+    tally, games = result.tallies[0] or {}, result.games[0]
+    empty = np.zeros((v.n_colours, v.height, v.width), dtype=np.int64)
+    won = tally.get("won_games", np.zeros(v.n_colours, dtype=np.int64))
+    won_games = [-1 if v.player_of[k] == ROTATING else int(won[k]) for k in range(v.n_colours)]
+    draw_coverage(v.geometry, v.colours, tally.get("covered", empty), games, tally.get("won_covered", empty),
+                  won_games, path, title=coverage_title(v.name, games), footer=footer,
+                  partial=not result.complete)
 
 
 strategy_help = ("random, greedy, mc[:CANDIDATES:PLAYOUTS] or mcts[:PLAYOUTS[:key=value...]] "

@@ -65,7 +65,7 @@ def group() -> None:
 @rule_options
 @monte_carlo_options(default_games=20_000, default_block_size=2000)
 def simulate(variant, players, strategy, board, deck, drinks, after_six, first, games, seed, workers, backend,
-             scheduler, block_size, output, fmt, quiet) -> None:
+             scheduler, block_size, output, fmt, quiet, plot) -> None:
     """Per seat: win rate with 95 % interval, game length, drinks, captures, Black path use."""
     from solver.clovece.board import read_board_text
     from solver.clovece.deck import read_deck_text
@@ -84,7 +84,7 @@ def simulate(variant, players, strategy, board, deck, drinks, after_six, first, 
         for n in counts
     ]
     run_and_report(experiments, games=games, seed=seed, workers=workers, backend=backend,
-                   scheduler=scheduler, block_size=block_size, output=output, fmt=fmt, quiet=quiet)
+                   scheduler=scheduler, block_size=block_size, output=output, fmt=fmt, quiet=quiet, plot=plot)
 
 
 @group.command()
@@ -120,8 +120,9 @@ def check(board, deck) -> None:
               help="Also write the matrix: win rate of one S against three X, averaged over S's four seats.")
 @monte_carlo_options(default_games=2000, default_block_size=1000)
 def tournament(variant, strategies, matrix, games, seed, workers, backend, scheduler, block_size, output,
-               fmt, quiet) -> None:
-    """Four players: every strategy S against three copies of every X, S on each seat in turn."""
+               fmt, quiet, plot) -> None:
+    """Four players: every strategy S against three copies of every X, S on each seat in turn
+    (--plot draws the matrix)."""
     from solver.clovece.experiment import CloveceExperiment, tournament_matrix
     from solver.clovece.strategies import parse_strategy_list
 
@@ -138,7 +139,8 @@ def tournament(variant, strategies, matrix, games, seed, workers, backend, sched
                 experiments.append(CloveceExperiment(variant, 4, tuple(lineup)))
     run_and_report(experiments, games=games, seed=seed, workers=workers, backend=backend,
                    scheduler=scheduler, block_size=block_size, output=output, fmt=fmt, quiet=quiet,
-                   extra_outputs=[(matrix, lambda r: tournament_matrix(r, names))])
+                   plot=plot, extra_outputs=[(matrix, lambda r: tournament_matrix(r, names))],
+                   plot_rows=lambda r: tournament_matrix(r, names))
 
 
 @group.command()

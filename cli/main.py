@@ -8,7 +8,7 @@ import sys
 import click
 
 from solver import __version__
-from solver.cli import blokus, blokus3d, clovece, puzzle, squid, thegame
+from solver.cli import blokus, blokus3d, clovece, plot, puzzle, squid, thegame
 from solver.errors import SolverError
 
 
@@ -19,17 +19,19 @@ def app() -> None:
 
     Every Monte Carlo command takes --games, --seed, -j/--workers, --backend, -o and --format and
     writes CSV (or JSON); the same --seed gives the same numbers whatever the number of workers.
+    `solver plot` (or --plot FILE) draws the chart of a table.
     """
 
 
-for module in (blokus, blokus3d, puzzle, thegame, clovece, squid):
+for module in (blokus, blokus3d, puzzle, thegame, clovece, squid, plot):
     app.add_command(module.group)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the console script: bad input is one line on stderr and exit status 2."""
     try:
-        rv = app.main(args=argv, prog_name="solver", standalone_mode=False)
+        args = sys.argv[1:] if argv is None else list(argv)
+        rv = app.main(args=args, prog_name="solver", standalone_mode=False, obj={"argv": args})
     except (KeyboardInterrupt, click.exceptions.Abort):
         click.echo("solver: interrupted", err=True)
         sys.exit(130)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
 
+from solver import __version__
 from solver.errors import SolverError
 from solver.montecarlo.experiment import Experiment
 from solver.montecarlo.output import check_writable, write_rows
@@ -20,7 +22,7 @@ MAX_SEED = 2**32 - 1
 
 
 def monte_carlo_options(default_games: int, default_block_size: int = 1000) -> Callable:
-    """Decorator adding --games --seed -j --backend --scheduler --block-size -o --format --quiet."""
+    """Decorator adding --games --seed -j --backend --scheduler --block-size -o --format --quiet --plot."""
 
     def decorate(func: Callable) -> Callable:
         opts = [
@@ -41,6 +43,9 @@ def monte_carlo_options(default_games: int, default_block_size: int = 1000) -> C
             click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv",
                          show_default=True, help="Output format."),
             click.option("--quiet", "-q", is_flag=True, help="No progress display."),
+            click.option("--plot", type=click.Path(dir_okay=False), default=None,
+                         help="Also draw the chart of the table to this .svg, .png or .pdf file "
+                              "(needs the plot extra: pip install 'tabletop-solver[plot]')."),
         ]
         for opt in reversed(opts):
             func = opt(func)
@@ -61,13 +66,29 @@ def run_and_report(
     output: str,
     fmt: str,
     quiet: bool,
+    plot: str | None = None,
     extra_outputs: Sequence[tuple[str | None, Callable[[RunResult], list[dict[str, Any]]]]] = (),
+    plot_rows: Callable[[RunResult], list[dict[str, Any]]] | None = None,
+    pictures: Sequence[tuple[str | None, Callable[[RunResult, str, str], None]]] = (),
 ) -> RunResult:
-    """Run the experiments with the chosen backend, write the table(s), exit 130 if interrupted."""
+    """Run the experiments with the chosen backend, write the table(s), exit 130 if interrupted.
+
+    ``plot`` draws the chart of the main table (or of ``plot_rows``, e.g. a tournament's matrix);
+    ``pictures`` are further (path, draw(result, path, footer)) pictures.  Tables and pictures are
+    written from the finished games also when the run is interrupted.
+    """
     check_writable(output)
-    targets = [output] + [path for path, _ in extra_outputs if path]
+    drawings = [(plot, _draw_table(plot_rows))] if plot else []
+    drawings += [(path, draw) for path, draw in pictures if path]
+    targets = [output] + [path for path, _ in extra_outputs if path] + [path for path, _ in drawings]
     for path in targets[1:]:
         check_writable(path)
+    if drawings:
+        from solver.plot.style import check_picture_path, require_matplotlib
+
+        for path, _ in drawings:
+            check_picture_path(path)
+        require_matplotlib()
     resolved = [p if p == "-" else os.path.realpath(p) for p in targets]
     if len(set(resolved)) != len(resolved):
         raise SolverError("two outputs go to the same place: give each table its own file (at most one '-')")
@@ -91,6 +112,9 @@ def run_and_report(
     for path, make_rows in extra_outputs:
         if path:
             write_rows([_with_run_columns(row, result) for row in make_rows(result)], path, "csv")
+    footer = f"{command_line()} · seed {result.seed} · solver {__version__}"
+    for path, draw in drawings:
+        draw(result, path, footer)
     if not quiet and sys.stderr.isatty():
         rate = result.total_games / result.elapsed if result.elapsed > 0 else float("nan")
         click.echo(f"{result.total_games} games in {result.elapsed:.2f} s ({rate:,.0f} games/s)", err=True)
@@ -102,10 +126,29 @@ def run_and_report(
     return result
 
 
+def _draw_table(make_rows: Callable[[RunResult], list[dict[str, Any]]] | None
+                ) -> Callable[[RunResult, str, str], None]:
+    """The --plot drawer: the chart of the main table, or of the rows ``make_rows`` gives."""
+
+    def draw(result: RunResult, path: str, footer: str) -> None:
+        from solver.plot.recognise import draw_tables
+        from solver.plot.table import table_from_rows
+
+        rows = result.rows() if make_rows is None else [_with_run_columns(r, result) for r in make_rows(result)]
+        draw_tables([table_from_rows(rows, "the result table")], path, footer=footer, partial=not result.complete)
+
+    return draw
+
+
+def command_line() -> str:
+    """The command being run, as typed (for the footer of charts)."""
+    ctx = click.get_current_context(silent=True)
+    argv = ctx.find_root().obj.get("argv") if ctx and isinstance(ctx.find_root().obj, dict) else None
+    return shlex.join(["solver", *(sys.argv[1:] if argv is None else argv)])
+
+
 def _with_run_columns(row: dict[str, Any], result: RunResult) -> dict[str, Any]:
     """A side table's row with the main table's closing columns (complete, seed, solver_version)."""
-    from solver import __version__
-
     extra = {"complete": result.complete, "seed": result.seed, "solver_version": __version__}
     return {**row, **{k: v for k, v in extra.items() if k not in row}}
 

@@ -30,7 +30,7 @@ def _strategy_help() -> str:
               help="Also write the distribution of cards left (0..98) per configuration to this CSV.")
 @monte_carlo_options(default_games=100_000, default_block_size=2000)
 def simulate(players, strategy, variants, histogram, games, seed, workers, backend, scheduler, block_size,
-             output, fmt, quiet) -> None:
+             output, fmt, quiet, plot) -> None:
     """Win rate and cards left for every (players, strategy, variant) combination."""
     from solver.thegame.experiment import TheGameExperiment
     from solver.thegame.strategies import parse_strategies
@@ -42,7 +42,7 @@ def simulate(players, strategy, variants, histogram, games, seed, workers, backe
     experiments = [TheGameExperiment(p, spec.label, v) for v in names for spec in specs for p in counts]
     run_and_report(
         experiments, games=games, seed=seed, workers=workers, backend=backend, scheduler=scheduler,
-        block_size=block_size, output=output, fmt=fmt, quiet=quiet,
+        block_size=block_size, output=output, fmt=fmt, quiet=quiet, plot=plot,
         extra_outputs=[(histogram, lambda r: histogram_rows(r, ["variant", "players", "strategy"]))],
     )
 

@@ -1324,19 +1324,21 @@ def tree_nodes_for(players) -> int:
 
 
 def simulate_block(Position start, player_of, counted, side_of, players,
-                   uint64_t seed, int n_games, int n_record=0) -> dict:
+                   uint64_t seed, int n_games, int n_record=0, bint want_cells=False) -> dict:
     """Play ``n_games`` games from ``start`` with a strategy per player; per-game results.
 
     ``players``: per player (kind, candidates, playouts, seconds, search parameters or None).
     Returns numpy arrays: ``scores`` (games x colours), ``all_placed`` (games x colours),
-    ``length`` (placements), ``listed`` (legal moves listed on the decisions), ``decisions``
-    and, for the first ``n_record`` games, ``record`` (colour << 16 | move code, -1 padded).
+    ``length`` (placements), ``listed`` (legal moves listed on the decisions), ``decisions``,
+    for the first ``n_record`` games ``record`` (colour << 16 | move code, -1 padded) and, with
+    ``want_cells``, ``cells`` (games x colours x rows: the cells each colour covers at the end,
+    bit x of a row = column x; otherwise an empty array).
     """
     cdef Config cfg
     cdef State s
     cdef Rng rng
     cdef Workspace ws
-    cdef int g, k, n, idx, nc = start.s.n_colours
+    cdef int g, k, n, idx, i, nc = start.s.n_colours
     config_from(&cfg, nc, player_of, counted, side_of, players)
     n_record = max(0, min(n_record, n_games))
     scores = np.zeros((n_games, nc), dtype=np.int32)
@@ -1351,6 +1353,9 @@ def simulate_block(Position start, player_of, counted, side_of, players,
     cdef int64_t[::1] liv = listed
     cdef int32_t[::1] dv = decisions
     cdef int32_t[:, ::1] rv = record
+    cells = np.zeros((n_games if want_cells else 0, nc, start.s.height), dtype=np.uint64)
+    cdef uint64_t[:, :, ::1] cv = cells
+    cdef uint64_t occ[MAXCOLOURS][MAXROWS]
     rng_seed(&rng, seed)
     if not workspace_alloc(&ws, tree_nodes_for(players)):
         workspace_free(&ws)
@@ -1360,6 +1365,7 @@ def simulate_block(Position start, player_of, counted, side_of, players,
         with nogil:
             for g in range(n_games):
                 memcpy(&s, &start.s, sizeof(State))
+                memset(occ, 0, sizeof(occ))
                 while s.n_out < s.n_colours:
                     k = s.to_play
                     if not s.c[k].out:
@@ -1373,16 +1379,29 @@ def simulate_block(Position start, player_of, counted, side_of, players,
                             idx = choose_index(&cfg, &s, k, buf, n, &rng, &ws)
                             if g < n_record and s.n_placed < MAXPLIES:
                                 rv[g, s.n_placed] = (k << 16) | buf[idx]
+                            if want_cells:
+                                add_cells(&s, occ[k], buf[idx])
                             do_move(&cfg, &s, k, buf[idx])
                     advance(&s)
                 lv[g] = s.n_placed - start.s.n_placed
                 for k in range(nc):
                     sv[g, k] = colour_score(&s, k)
                     av[g, k] = 1 if s.c[k].left == 0 else 0
+                    if want_cells:
+                        for i in range(s.height):
+                            cv[g, k, i] = occ[k][i]
     finally:
         workspace_free(&ws)
     return {"scores": scores, "all_placed": all_placed, "length": length, "listed": listed,
-            "decisions": decisions, "record": record[:n_record]}
+            "decisions": decisions, "record": record[:n_record], "cells": cells}
+
+
+cdef inline void add_cells(const State* s, uint64_t* rows, int code) noexcept nogil:
+    """Set the cells of placement ``code`` in the row bitboards ``rows`` (simulate_block's cells)."""
+    cdef int o, r, c, i
+    decode(s, code, &o, &r, &c)
+    for i in range(o_h[o]):
+        rows[r + i] |= o_rows[o][i] << c
 
 
 def choose(Position pos, int colour, player_of, counted, side_of, players, uint64_t seed) -> int:

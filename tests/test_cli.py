@@ -74,7 +74,7 @@ def test_json_format(tmp_path):
 def test_ctrl_c_writes_finished_blocks_and_exits_130(tmp_path, workers):
     out = tmp_path / "partial.csv"
     args = [sys.executable, "-m", "solver", "thegame", "simulate", "--players", "1", "--strategy", "planner",
-            "--games", "100000000", "--block-size", "2000", "-j", workers, "-q", "-o", str(out)]
+            "--games", "100000000", "--block-size", "200", "-j", workers, "-q", "-o", str(out)]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     time.sleep(4)
@@ -85,4 +85,4 @@ def test_ctrl_c_writes_finished_blocks_and_exits_130(tmp_path, workers):
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
     assert rows[0]["complete"] == "false"
     games = int(rows[0]["games"])
-    assert 0 < games < 100_000_000 and games % 2000 == 0
+    assert 0 < games < 100_000_000 and games % 200 == 0

@@ -49,6 +49,8 @@ class SelfPlay(Experiment):
     variant: str = "classic"
     first_move: str = "start-cell"
     strategies: tuple[str, ...] = ("random",)
+    #: also tally which cells each colour covers at the end (for ``--heatmap``)
+    coverage: bool = False
     game = "blokus"
 
     def _variant(self) -> Variant:
@@ -64,7 +66,22 @@ class SelfPlay(Experiment):
         players = engine_players(v, [parse_strategy(s) for s in self._strategies()])
         start = Game(v).position
         return _ext.simulate_block(start, list(v.player_of), list(v.counted), list(v.sides), players,
-                                   seed, n_games, n_record)
+                                   seed, n_games, n_record, self.coverage)
+
+    def _coverage(self, cells: np.ndarray, winner: np.ndarray) -> Tally:
+        """Cells covered per colour, over all games and over the games the colour's side won.
+
+        ``cells`` is the engine's games x colours x rows bitboards, ``winner`` games x sides.
+        """
+        v = self._variant()
+        bits = np.unpackbits(cells.astype("<u8").view(np.uint8).reshape(*cells.shape, 8), axis=-1,
+                             bitorder="little")[..., : v.width]   # games x colours x y x x, 0/1
+        won = np.zeros((cells.shape[0], v.n_colours), dtype=np.int64)
+        for k in range(v.n_colours):
+            if v.player_of[k] != ROTATING:
+                won[:, k] = winner[:, v.sides[v.player_of[k]]]
+        return {"covered": bits.sum(axis=0, dtype=np.int64), "won_covered": np.einsum("gk,gkyx->kyx", won, bits),
+                "won_games": won.sum(axis=0)}
 
     def simulate(self, seed: int, n_games: int) -> Tally:
         v = self._variant()
@@ -88,7 +105,9 @@ class SelfPlay(Experiment):
                 own[k, v.player_of[k]] = 1
         placed_all = res["all_placed"].astype(np.int64) @ own  # games x players
         length = res["length"].astype(np.int64)
+        extra = self._coverage(res["cells"], winner) if self.coverage else {}
         return {
+            **extra,
             "wins": share.sum(axis=0),
             "outright": (seat_win & (n_win[:, None] == 1)).sum(axis=0).astype(np.int64),
             "shared": (seat_win & (n_win[:, None] > 1)).sum(axis=0).astype(np.int64),

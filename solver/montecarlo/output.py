@@ -99,17 +99,22 @@ def write_text_atomic(path: str | os.PathLike | None, text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically, as :func:`write_text_atomic` does (pictures: PNG, PDF)."""
     target = Path(os.path.realpath(path))
     try:
         if target.exists() and not target.is_file():
-            with open(target, "w", encoding="utf-8", newline="") as fh:
-                fh.write(text)
+            with open(target, "wb") as fh:
+                fh.write(data)
             return
         mode = target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~_umask()
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-                fh.write(text)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
                 fh.flush()
                 os.fchmod(fh.fileno(), mode)
                 os.fsync(fh.fileno())

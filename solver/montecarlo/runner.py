@@ -71,36 +71,33 @@ def local_executor(workers: int) -> cf.Executor:
 
 
 class Progress:
-    """A one-line progress display on stderr (only when it is a terminal)."""
+    """Games done, games per second and time left on stderr, drawn by Click's progress bar; only
+    when stderr is a terminal (never in files, pipes or CI logs)."""
 
     def __init__(self, total: int, enabled: bool) -> None:
-        self.total = total
         self.enabled = enabled and sys.stderr.isatty()
         self.start = time.monotonic()
         self.last = 0.0
+        self.bar = None
+        if self.enabled:
+            import click
+
+            self.bar = click.progressbar(length=max(total, 1), label="games", file=sys.stderr, show_pos=True,
+                                         show_eta=True, item_show_func=lambda rate: rate)
 
     def update(self, done: int, force: bool = False) -> None:
-        if not self.enabled:
+        if self.bar is None:
             return
         now = time.monotonic()
         if not force and now - self.last < 0.2:
             return
         self.last = now
-        elapsed = max(now - self.start, 1e-9)
-        rate = done / elapsed
-        left = (self.total - done) / rate if rate > 0 else float("inf")
-        width = 30
-        filled = int(width * done / self.total) if self.total else width
-        eta = f"{left:6.0f}s left" if left != float("inf") else "    ?s left"
-        sys.stderr.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} games  {rate:,.0f} games/s  {eta} "
-        )
-        sys.stderr.flush()
+        rate = done / max(now - self.start, 1e-9)
+        self.bar.update(done - self.bar.pos, f"{rate:,.0f} games/s")
 
     def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
+        if self.bar is not None:
+            self.bar.render_finish()
 
 
 class BlockPlan:

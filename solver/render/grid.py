@@ -8,9 +8,11 @@ the bottom, both from 0 (so row 0 is drawn at the bottom, as on Pentobi's boards
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 from xml.sax.saxutils import escape
 
 Cell = tuple[int, int]
+Point = tuple[float, float]
 Placement = tuple[str, Sequence[Cell]]
 
 #: fill colours for SVG and letters for plain text, by colour name
@@ -89,6 +91,30 @@ def column_name(x: int) -> str:
     return name
 
 
+def square_polygon(cell: Cell, height: int, size: float = 1.0, left: float = 0.0,
+                   top: float = 0.0) -> list[Point]:
+    """Corners of a square cell in picture coordinates (y grows downwards, so row 0 of the board,
+    its bottom row, is drawn lowest), clockwise from the top left.
+
+    >>> square_polygon((0, 0), 2, size=10)
+    [(0.0, 10.0), (10.0, 10.0), (10.0, 20.0), (0.0, 20.0)]
+    """
+    x, y = cell
+    px, py = left + x * size, top + (height - 1 - y) * size
+    return [(px, py), (px + size, py), (px + size, py + size), (px, py + size)]
+
+
+def cell_polygons(geometry: Any, size: float = 1.0) -> dict[Cell, list[Point]]:
+    """The picture polygon of every cell of a board ``geometry`` (an object with ``cells`` and
+    ``height``, like the Blokus variants' :class:`~solver.blokus.variants.SquareGeometry`).
+
+    Every picture of a board that is not a plain SVG grid (the heat maps of solver.plot) asks
+    this function for the cells' shapes, so another cell shape (Trigon's triangles) is added here
+    once and drawn everywhere.
+    """
+    return {tuple(c): square_polygon(c, geometry.height, size) for c in geometry.cells}
+
+
 def svg_grid(width: int, height: int, placements: Iterable[Placement], *, title: str = "",
              blocked: Iterable[Cell] = (), cell: int = 24) -> str:
     """An SVG picture: the grid, each piece filled in its colour with a dark outline, and a title."""
@@ -104,7 +130,8 @@ def svg_grid(width: int, height: int, placements: Iterable[Placement], *, title:
         out.append(f'<text x="{margin}" y="20" font-family="sans-serif" font-size="16">{escape(title)}</text>')
 
     def xy(x: int, y: int) -> tuple[int, int]:
-        return margin + x * cell, top + (height - 1 - y) * cell
+        px, py = square_polygon((x, y), height, cell, margin, top)[0]
+        return int(px), int(py)
 
     out.append('<g stroke="#cccccc" stroke-width="1">')
     for x in range(width + 1):
