@@ -149,3 +149,22 @@ def solve(players, variant, seed, from_log, deck, log_path, node_limit, time_lim
     for i, (player, plays) in enumerate(sol.log.turns, 1):
         cards_text = " ".join(f"{c}>{k}" for c, k in plays)
         click.echo(f"  turn {i:>2}  player {player}:  {cards_text}")
+
+
+@group.command()
+@click.option("--players", "-p", default="1-5", show_default=True, help="Player counts: 3, 1,3,5 or 1-5.")
+@click.option("--variant", "-v", "variants", default="standard", show_default=True,
+              help="Comma-separated variants: standard, hard, on-fire.")
+@_limit_options
+@monte_carlo_options(default_games=100, default_block_size=10)
+def bound(players, variants, node_limit, time_limit, games, seed, workers, backend, scheduler, block_size,
+          output, fmt, quiet) -> None:
+    """Share of deals that can be won at all (every card known), against the planner on the same deals."""
+    from solver.thegame.bound import BoundExperiment
+    from solver.thegame.variants import get_variant
+
+    counts = parse_int_list(players, "players", 1, 5)
+    names = [get_variant(v.strip()).name for v in variants.split(",")]
+    experiments = [BoundExperiment(p, v, node_limit, time_limit) for v in names for p in counts]
+    run_and_report(experiments, games=games, seed=seed, workers=workers, backend=backend, scheduler=scheduler,
+                   block_size=block_size, output=output, fmt=fmt, quiet=quiet)

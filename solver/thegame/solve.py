@@ -41,6 +41,8 @@ class Solution:
     nodes: int
     seconds: float
     log: GameLog
+    #: cards the planner leaves on this deal (its game is the search's first line)
+    planner_left: int
 
     @property
     def winnable(self) -> bool | None:
@@ -98,8 +100,8 @@ def solve(deck: list[int], players: int, variant: Variant, *, node_limit: int = 
         log = GameLog(players, variant.name, "solver", seed, list(deck), turns, left == 0, left)
     else:
         log = planner
-        log.strategy = "planner"
-    return Solution(status, res["min_left"], log.cards_left, res["nodes"], res["seconds"], log)
+    return Solution(status, res["min_left"], log.cards_left, res["nodes"], res["seconds"], log,
+                    planner.cards_left)
 
 
 def check_deck(deck: list[int]) -> None:
