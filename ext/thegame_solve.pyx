@@ -13,9 +13,9 @@ plays as one mind).  ``solve_deal`` decides it by depth-first search in C withou
   asks "can the game end with at most T cards left?" for T = 0, 1, 2, ... (iterative deepening on
   the target); every failed question stores the proven lower bound T + 1 for that state in the
   transposition table (keyed on the whole true state, compared word by word, never only a hash);
-* sound pruning: a card that no pile can ever take again (its pile is past it and no chain of
-  10-jumps through live cards leads back) is left over whatever is played, so more such cards than
-  T end the branch; two piles of the same direction with equal tops are one pile; when both
+* sound pruning: a card that no pile can ever take again (no pile can ever show a top that lets it
+  on, counting every chain of 10-jumps through live cards) is left over whatever is played, so
+  more such cards than T end the branch; two piles of the same direction with equal tops are one pile; when both
   piles of a direction accept a card and one of them accepts every live card the other accepts,
   the card goes only on the other (weaker) one -- the resulting state is at least as good, turn
   for turn (not used in fire variants, where the top card itself matters);
@@ -75,15 +75,18 @@ cdef struct State:
     int start_played      # cards played before this turn began
     int must              # piles whose fire top from the previous turn must be covered this turn
     int changed           # piles played on this turn
-    int last              # plays of one turn go in pile order (plays on different piles commute)
+    int last              # 2 once a descending pile was played on this turn: plays on piles of
+                          # different directions commute, so a turn plays its ascending ones first
 
 
 cdef struct Ctx:
     int players
     int hand_size
     int ncards
-    int lo_pile           # start value of the ascending piles (lowest card - 1)
-    int hi_pile           # start value of the descending piles (highest card + 1)
+    int lo_card           # lowest and highest card of the deck
+    int hi_card
+    int start[4]          # pile tops at the start (rules: lowest card - 1 twice, highest card + 1 twice)
+    int jump              # the backward move: 10 in the rules (a parameter for tiny test decks)
     int min_play
     int min_play_empty
     uint64_t fire_lo
@@ -175,10 +178,11 @@ cdef inline int count_between(const State* s, int a, int b) noexcept nogil:
     return n
 
 
-cdef inline bint legal(int pile, int top, int c) noexcept nogil:
+cdef inline bint legal(int pile, int top, int c, int jump) noexcept nogil:
+    """Higher (ascending) / lower (descending), or exactly ``jump`` (the rules: 10) the other way."""
     if pile < 2:
-        return c > top or c == top - 10
-    return c < top or c == top + 10
+        return c > top or c == top - jump
+    return c < top or c == top + jump
 
 
 cdef inline bint is_fire(const Ctx* x, int c) noexcept nogil:
@@ -188,28 +192,35 @@ cdef inline bint is_fire(const Ctx* x, int c) noexcept nogil:
 cdef int dead_cards(const Ctx* x, const State* s) noexcept nogil:
     """Live cards that no pile can take again, whatever is played (a lower bound on cards left).
 
-    A card c can still go on an ascending pile if it is above its top, is its 10-jump, or if c + 10
-    is live and can still go there (once it lies on top, c is its 10-jump); mirror-wise descending.
-    Only cards between the highest descending top and the lowest ascending top can be dead.
+    A descending pile can only ever show its top, a live card below the highest descending top
+    (played by direction), or a live card exactly ``jump`` above something it can show (a 10-jump).
+    Sweeping upwards from the highest descending top gives the highest value M a descending pile
+    can ever show; every live card below M may still go there.  Mirror-wise the lowest value m an
+    ascending pile can show.  Live cards strictly between M and m are dead.  (Only the values a
+    pile can show are bounded; the order in which cards arrive is ignored, so this is a bound.)
     """
     cdef int amin = s.tops[0] if s.tops[0] < s.tops[1] else s.tops[1]
     cdef int dmax = s.tops[2] if s.tops[2] > s.tops[3] else s.tops[3]
-    cdef int c, n = 0, first
-    cdef char up[MAXC + 12]
-    cdef char down[MAXC + 12]
-    if amin < dmax:
+    cdef int J = x.jump, c, b, n = 0
+    cdef int high = dmax, low = amin
+    if amin <= dmax:
+        return 0          # every card is above amin or below dmax
+    for c in range(dmax + 1, x.hi_card + 1):     # a jump may carry a descending pile above amin
+        if bit(s.llo, s.lhi, c):
+            b = c - J
+            if b == s.tops[2] or b == s.tops[3] or (b <= high and bit(s.llo, s.lhi, b)):
+                high = c
+    if high >= amin - 1:
         return 0
-    c = amin + 10
-    while c >= dmax:
-        up[c] = bit(s.llo, s.lhi, c) and (c > amin or c == s.tops[0] - 10 or c == s.tops[1] - 10
-                                          or (c + 10 <= amin + 10 and up[c + 10]))
+    c = amin - 1
+    while c >= x.lo_card:
+        if bit(s.llo, s.lhi, c):
+            b = c + J
+            if b == s.tops[0] or b == s.tops[1] or (b >= low and bit(s.llo, s.lhi, b)):
+                low = c
         c -= 1
-    first = dmax - 10 if dmax >= 10 else 0
-    for c in range(first, amin + 1):
-        down[c] = bit(s.llo, s.lhi, c) and (c < dmax or c == s.tops[2] + 10 or c == s.tops[3] + 10
-                                            or (c - 10 >= first and down[c - 10]))
-    for c in range(dmax, amin + 1):
-        if bit(s.llo, s.lhi, c) and not up[c] and not down[c]:
+    for c in range(high + 1, low):
+        if bit(s.llo, s.lhi, c):
             n += 1
     return n
 
@@ -304,11 +315,11 @@ cdef bint dominated(const Ctx* x, const State* s, int weak, int strong) noexcept
     if weak < 2:
         if t >= w:
             return False
-        j = w - 10
+        j = w - x.jump
         return j > t or not bit(s.llo, s.lhi, j)
     if t <= w:
         return False
-    j = w + 10
+    j = w + x.jump
     return j < t or not bit(s.llo, s.lhi, j)
 
 
@@ -394,15 +405,15 @@ cdef int dfs(Ctx* x, State* s, int target) noexcept nogil:
         card = cards[i]
         for k in range(4):
             t = s.tops[k]
-            if not legal(k, t, card):
+            if not legal(k, t, card, x.jump):
                 continue
             is_hint = card == hint_c and k == hint_k
-            if k < s.last and not is_hint:
+            if k < s.last and not is_hint:     # (s.last is 0 or 2)
                 continue
             if not is_hint:
                 # same-direction twin pile: equal tops are one pile; a dominating pile is kept
                 j = k ^ 1
-                if j >= s.last and legal(j, s.tops[j], card):
+                if legal(j, s.tops[j], card, x.jump):
                     if s.tops[j] == t and j < k:
                         continue
                     if not x.fire and s.tops[j] != t and dominated(x, s, j, k):
@@ -470,7 +481,7 @@ cdef int dfs(Ctx* x, State* s, int target) noexcept nogil:
             clear_bit(&c.llo, &c.lhi, card)
             c.tops[k] = card
             c.changed |= 1 << k
-            c.last = k
+            c.last = k & 2
             c.k += 1
             c.played += 1
             r = dfs(x, &c, target)
@@ -499,10 +510,10 @@ cdef long long luby(long long i) noexcept nogil:
 
 cdef void initial_state(const Ctx* x, State* s) noexcept nogil:
     cdef int p, j, c
-    s.tops[0] = x.lo_pile
-    s.tops[1] = x.lo_pile
-    s.tops[2] = x.hi_pile
-    s.tops[3] = x.hi_pile
+    s.tops[0] = x.start[0]
+    s.tops[1] = x.start[1]
+    s.tops[2] = x.start[2]
+    s.tops[3] = x.start[3]
     s.llo = 0
     s.lhi = 0
     for j in range(x.ncards):
@@ -537,11 +548,13 @@ cdef void initial_state(const Ctx* x, State* s) noexcept nogil:
 
 def solve_deal(deck, int players, int hand_size, int min_play, int min_play_empty, fire_cards=(),
                hint=(), long long node_limit=0, double time_limit=0.0, int tt_bits=20,
-               int max_target=-1, bint restarts=True):
+               int max_target=-1, bint restarts=True, int jump=10, tops=None):
     """Fewest cards left for the deal ``deck`` (cards dealt and drawn from the front).
 
     The cards must be distinct values in 1..126 forming a range lo..hi; the ascending piles start
-    at lo - 1, the descending ones at hi + 1.  ``hint`` is a list of actions ``(card, pile)`` with
+    at lo - 1, the descending ones at hi + 1 -- unless ``tops`` gives other start values (then
+    the deck may be any set of cards, e.g. the cards not yet played in a position); ``jump`` is the backward move (10 in the rules; other
+    values only make tiny test decks harder).  ``hint`` is a list of actions ``(card, pile)`` with
     ``(-1, -1)`` for "end the turn", followed first.  ``max_target`` stops the iterative deepening
     after that target (-1: up to the whole deck).  Returns a dict: ``status`` ("win", "proven",
     "limit"), ``min_left`` (proven fewest cards left, or the proven lower bound when the limit was
@@ -558,12 +571,18 @@ def solve_deal(deck, int players, int hand_size, int min_play, int min_play_empt
         raise ValueError(f"hand size must be between 1 and {MAXH}")
     if not 1 <= min_play <= MAXH or not 1 <= min_play_empty <= MAXH:
         raise ValueError("minimum plays per turn must be between 1 and 8")
-    if n == 0 or len(set(deck)) != n:
-        raise ValueError("the deck must hold distinct cards")
+    if n == 0 or len(set(deck)) != n or min(deck) < 1 or max(deck) > MAXC - 2:
+        raise ValueError("the deck must hold distinct cards within 1..126")
     lo = min(deck)
     hi = max(deck)
-    if lo < 1 or hi > MAXC - 2 or hi - lo + 1 != n:
-        raise ValueError("the deck must be the cards lo..hi, once each, within 1..126")
+    if tops is None:
+        if hi - lo + 1 != n:
+            raise ValueError("the deck must be the cards lo..hi, once each")
+        tops = (lo - 1, lo - 1, hi + 1, hi + 1)
+    if len(tops) != 4 or not all(0 <= t <= MAXC - 1 and t not in deck for t in tops):
+        raise ValueError("tops must be 4 values within 0..127 that are not cards of the deck")
+    if not 1 <= jump <= 20:
+        raise ValueError("jump must be between 1 and 20")
     if not 4 <= tt_bits <= 28:
         raise ValueError("tt_bits must be between 4 and 28")
     if len(hint) >= MAXACT:
@@ -574,8 +593,10 @@ def solve_deal(deck, int players, int hand_size, int min_play, int min_play_empt
     x.players = players
     x.hand_size = hand_size
     x.ncards = n
-    x.lo_pile = lo - 1
-    x.hi_pile = hi + 1
+    for i in range(4):
+        x.start[i] = tops[i]
+    x.lo_card = lo
+    x.hi_card = hi
     x.min_play = min_play
     x.min_play_empty = min_play_empty
     for i in range(n):
@@ -597,6 +618,7 @@ def solve_deal(deck, int players, int hand_size, int min_play, int min_play_empt
         x.hint_c[i] = hint[i][0]
         x.hint_k[i] = hint[i][1]
     x.node_limit = node_limit
+    x.jump = jump
     top = n if max_target < 0 or max_target > n else max_target
     try:
         with nogil:
