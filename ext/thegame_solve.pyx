@@ -39,13 +39,16 @@ cdef extern from *:
     #include <intrin.h>
     #define tgs_popcount64(x) ((int)__popcnt64(x))
     static __inline int tgs_ctz64(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    static __inline int tgs_clz64(unsigned long long x) { unsigned long i; _BitScanReverse64(&i, x); return 63 - (int)i; }
     #else
     #define tgs_ctz64(x) __builtin_ctzll(x)
+    #define tgs_clz64(x) __builtin_clzll(x)
     #define tgs_popcount64(x) __builtin_popcountll(x)
     #endif
     """
     int tgs_popcount64(unsigned long long x) nogil
     int tgs_ctz64(unsigned long long x) nogil
+    int tgs_clz64(unsigned long long x) nogil
 
 
 cdef enum:
@@ -194,35 +197,50 @@ cdef int dead_cards(const Ctx* x, const State* s) noexcept nogil:
 
     A descending pile can only ever show its top, a live card below the highest descending top
     (played by direction), or a live card exactly ``jump`` above something it can show (a 10-jump).
-    Sweeping upwards from the highest descending top gives the highest value M a descending pile
-    can ever show; every live card below M may still go there.  Mirror-wise the lowest value m an
+    Sweeping upwards over the live cards above the highest descending top gives the highest value
+    M a descending pile can ever show; every live card below M may still go there.  Mirror-wise
+    (sweeping down from the lowest ascending top over all lower live cards) the lowest value m an
     ascending pile can show.  Live cards strictly between M and m are dead.  (Only the values a
     pile can show are bounded; the order in which cards arrive is ignored, so this is a bound.)
     """
     cdef int amin = s.tops[0] if s.tops[0] < s.tops[1] else s.tops[1]
     cdef int dmax = s.tops[2] if s.tops[2] > s.tops[3] else s.tops[3]
-    cdef int J = x.jump, c, b, n = 0
+    cdef int J = x.jump, c, b, w
     cdef int high = dmax, low = amin
-    if amin <= dmax:
+    cdef uint64_t m
+    if amin <= dmax + 1:
         return 0          # every card is above amin or below dmax
-    for c in range(dmax + 1, x.hi_card + 1):     # a jump may carry a descending pile above amin
-        if bit(s.llo, s.lhi, c):
+    # live cards above dmax, ascending (a jump may carry a descending pile above amin)
+    for w in range(2):
+        m = s.llo if w == 0 else s.lhi
+        if dmax + 1 >= 64 * (w + 1):
+            continue
+        if dmax + 1 > 64 * w:
+            m &= (~<uint64_t>0) << (dmax + 1 - 64 * w)
+        while m:
+            c = 64 * w + tgs_ctz64(m)
+            m &= m - 1
             b = c - J
             if b == s.tops[2] or b == s.tops[3] or (b <= high and bit(s.llo, s.lhi, b)):
                 high = c
-    if high >= amin - 1:
-        return 0
-    c = amin - 1
-    while c >= x.lo_card:
-        if bit(s.llo, s.lhi, c):
+                if high >= amin - 1:
+                    return 0
+    # live cards below amin, descending (a jump may carry an ascending pile below high)
+    for w in range(1, -1, -1):
+        m = s.lhi if w == 1 else s.llo
+        if amin <= 64 * w:
+            continue
+        if amin - 64 * w < 64:
+            m &= (<uint64_t>1 << (amin - 64 * w)) - 1
+        while m:
+            c = 64 * w + 63 - tgs_clz64(m)
+            m &= ~(<uint64_t>1 << (c - 64 * w))
             b = c + J
             if b == s.tops[0] or b == s.tops[1] or (b >= low and bit(s.llo, s.lhi, b)):
                 low = c
-        c -= 1
-    for c in range(high + 1, low):
-        if bit(s.llo, s.lhi, c):
-            n += 1
-    return n
+                if low <= high + 1:
+                    return 0
+    return count_between(s, high, low)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -548,7 +566,7 @@ cdef void initial_state(const Ctx* x, State* s) noexcept nogil:
 
 def solve_deal(deck, int players, int hand_size, int min_play, int min_play_empty, fire_cards=(),
                hint=(), long long node_limit=0, double time_limit=0.0, int tt_bits=20,
-               int max_target=-1, bint restarts=True, int jump=10, tops=None):
+               int max_target=-1, long long restart_unit=RESTART_UNIT, int jump=10, tops=None):
     """Fewest cards left for the deal ``deck`` (cards dealt and drawn from the front).
 
     The cards must be distinct values in 1..126 forming a range lo..hi; the ascending piles start
@@ -637,7 +655,7 @@ def solve_deal(deck, int players, int hand_size, int min_play, int min_play_empt
                 x.end_score = 4 if probe % 3 == 0 else (20 if probe % 3 == 1 else -2)
                 rng_seed(&x.rng, <uint64_t>(probe + 1))
                 x.probe_start = x.nodes
-                x.probe_limit = luby(probe + 1) * RESTART_UNIT if restarts else 0
+                x.probe_limit = luby(probe + 1) * restart_unit
                 r = dfs(x, &s, target)
                 if r == -2:
                     probe += 1
