@@ -168,3 +168,32 @@ def bound(players, variants, node_limit, time_limit, games, seed, workers, backe
     experiments = [BoundExperiment(p, v, node_limit, time_limit) for v in names for p in counts]
     run_and_report(experiments, games=games, seed=seed, workers=workers, backend=backend, scheduler=scheduler,
                    block_size=block_size, output=output, fmt=fmt, quiet=quiet)
+
+
+@group.command()
+@click.option("--hand", required=True, help="Your cards, e.g. 7,23,58,61,88,90.")
+@click.option("--piles", required=True,
+              help="The four tops: ascending pile 0, ascending pile 1, descending 2, descending 3 (1 / 100 untouched).")
+@click.option("--played", default=None,
+              help="Every card already played (default: only the pile tops, which the piles imply).")
+@click.option("--draw-left", type=int, default=None,
+              help="Cards in the draw pile (default: the unseen cards minus full hands of the team mates).")
+@click.option("--players", "-p", type=int, default=1, show_default=True, help="Number of players (1-5).")
+@click.option("--keep-signals", default="", help="Piles team mates asked to keep, e.g. 0,2.")
+@click.option("--strategy", "-s", default="planner", show_default=True, help="One strategy spec.")
+@click.option("--variant", "-v", default="standard", show_default=True,
+              help="standard, hard or on-fire (a fire top is taken to be the previous turn's).")
+def advise(hand, piles, played, draw_left, players, keep_signals, strategy, variant) -> None:
+    """What the strategy would play now, with its reasons."""
+    from solver.thegame.advise import advise as advise_turn
+    from solver.thegame.advise import describe, parse_cards, situation
+    from solver.thegame.strategies import parse_strategy
+    from solver.thegame.variants import get_variant
+
+    spec = parse_strategy(strategy)
+    var = get_variant(variant)
+    s = situation(parse_cards(hand, "--hand"), parse_cards(piles, "--piles"),
+                  None if played is None else parse_cards(played, "--played"), draw_left, players,
+                  parse_cards(keep_signals, "--keep-signals"))
+    for line in describe(s, advise_turn(s, var, spec), var, spec):
+        click.echo(line)
