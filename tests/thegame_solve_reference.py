@@ -18,7 +18,7 @@ of the deck), which makes tiny decks losable.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 
 def ok(pile: int, top: int, card: int, jump: int = 10) -> bool:
@@ -57,7 +57,7 @@ def min_cards_left(deck: list[int], players: int, hand_size: int, min_play: int,
         pos += hand_size
     pos = min(pos, n)
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(tops: tuple, hands: tuple, pos: int, player: int, fire_due: int) -> int:
         played = pos - sum(len(h) for h in hands)
         if played == n:
