@@ -15,24 +15,10 @@ exactly 10 higher.
 
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, memset
+from cardset cimport cs_clz64, cs_ctz64, set_cards
 from rng cimport Rng, rng_seed, rng_shuffle_int
 
 import numpy as np
-
-
-cdef extern from *:
-    """
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static __inline int tg_ctz64(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
-    static __inline int tg_clz64(unsigned long long x) { unsigned long i; _BitScanReverse64(&i, x); return 63 - (int)i; }
-    #else
-    #define tg_ctz64(x) __builtin_ctzll(x)
-    #define tg_clz64(x) __builtin_clzll(x)
-    #endif
-    """
-    int tg_ctz64(unsigned long long x) nogil
-    int tg_clz64(unsigned long long x) nogil
 
 
 cdef enum:
@@ -156,18 +142,7 @@ cdef bint feas_dfs(int* tops, const int* cards, int n, int used, int need,
 
 cdef inline int hand_cards(const Game* g, int p, int* out) noexcept nogil:
     """The cards of player p's hand in ascending order; returns how many."""
-    cdef int n = 0
-    cdef uint64_t m = g.hlo[p]
-    while m:
-        out[n] = tg_ctz64(m)
-        n += 1
-        m &= m - 1
-    m = g.hhi[p]
-    while m:
-        out[n] = 64 + tg_ctz64(m)
-        n += 1
-        m &= m - 1
-    return n
+    return set_cards(g.hlo[p], g.hhi[p], out)
 
 
 cdef int feasible_turn(Game* g, int p, int need, int* oc, int* op) noexcept nogil:
@@ -199,14 +174,14 @@ cdef inline int next_above(uint64_t lo, uint64_t hi, int t) noexcept nogil:
     if x < 64:
         m = lo >> x
         if m:
-            return x + tg_ctz64(m)
+            return x + cs_ctz64(m)
         x = 64
     x -= 64
     if x >= 64:
         return -1
     m = hi >> x
     if m:
-        return 64 + x + tg_ctz64(m)
+        return 64 + x + cs_ctz64(m)
     return -1
 
 
@@ -217,13 +192,13 @@ cdef inline int prev_below(uint64_t lo, uint64_t hi, int t) noexcept nogil:
     if x >= 64:
         m = hi if x - 64 >= 63 else hi & ((<uint64_t>1 << (x - 64 + 1)) - 1)
         if m:
-            return 64 + 63 - tg_clz64(m)
+            return 64 + 63 - cs_clz64(m)
         x = 63
     if x < 0:
         return -1
     m = lo if x >= 63 else lo & ((<uint64_t>1 << (x + 1)) - 1)
     if m:
-        return 63 - tg_clz64(m)
+        return 63 - cs_clz64(m)
     return -1
 
 

@@ -31,24 +31,8 @@ can compare the search with a brute-force solver on tiny decks (e.g. cards 2..21
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from cardset cimport cs_clz64, cs_ctz64, cs_popcount64, set_cards
 from rng cimport Rng, rng_next, rng_seed, rng_shuffle_int
-
-cdef extern from *:
-    """
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    #define tgs_popcount64(x) ((int)__popcnt64(x))
-    static __inline int tgs_ctz64(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
-    static __inline int tgs_clz64(unsigned long long x) { unsigned long i; _BitScanReverse64(&i, x); return 63 - (int)i; }
-    #else
-    #define tgs_ctz64(x) __builtin_ctzll(x)
-    #define tgs_clz64(x) __builtin_clzll(x)
-    #define tgs_popcount64(x) __builtin_popcountll(x)
-    #endif
-    """
-    int tgs_popcount64(unsigned long long x) nogil
-    int tgs_ctz64(unsigned long long x) nogil
-    int tgs_clz64(unsigned long long x) nogil
 
 
 cdef enum:
@@ -175,9 +159,9 @@ cdef inline int count_between(const State* s, int a, int b) noexcept nogil:
     if x > y:
         return 0
     if x < 64:
-        n += tgs_popcount64(s.llo & range_mask(x, y if y < 63 else 63))
+        n += cs_popcount64(s.llo & range_mask(x, y if y < 63 else 63))
     if y >= 64:
-        n += tgs_popcount64(s.lhi & range_mask(x - 64 if x > 64 else 0, y - 64))
+        n += cs_popcount64(s.lhi & range_mask(x - 64 if x > 64 else 0, y - 64))
     return n
 
 
@@ -218,7 +202,7 @@ cdef int dead_cards(const Ctx* x, const State* s) noexcept nogil:
         if dmax + 1 > 64 * w:
             m &= (~<uint64_t>0) << (dmax + 1 - 64 * w)
         while m:
-            c = 64 * w + tgs_ctz64(m)
+            c = 64 * w + cs_ctz64(m)
             m &= m - 1
             b = c - J
             if b == s.tops[2] or b == s.tops[3] or (b <= high and bit(s.llo, s.lhi, b)):
@@ -233,7 +217,7 @@ cdef int dead_cards(const Ctx* x, const State* s) noexcept nogil:
         if amin - 64 * w < 64:
             m &= (<uint64_t>1 << (amin - 64 * w)) - 1
         while m:
-            c = 64 * w + 63 - tgs_clz64(m)
+            c = 64 * w + 63 - cs_clz64(m)
             m &= ~(<uint64_t>1 << (c - 64 * w))
             b = c + J
             if b == s.tops[0] or b == s.tops[1] or (b >= low and bit(s.llo, s.lhi, b)):
@@ -386,7 +370,6 @@ cdef int dfs(Ctx* x, State* s, int target) noexcept nogil:
     cdef int n = 0, i, j, k, card, p = s.player, t, hint_c = -2, hint_k = -1, r, best_left
     cdef int cards[MAXH]
     cdef int nc = 0
-    cdef uint64_t m
     cdef bint was_on_hint = x.on_hint, is_hint
     if s.played == x.ncards:
         record_line(x, True)
@@ -408,17 +391,7 @@ cdef int dfs(Ctx* x, State* s, int target) noexcept nogil:
     if x.use_hint and x.on_hint and x.nact < x.nhint:
         hint_c = x.hint_c[x.nact]
         hint_k = x.hint_k[x.nact]
-    # the player's cards in ascending order
-    m = s.hlo[p]
-    while m:
-        cards[nc] = tgs_ctz64(m)
-        nc += 1
-        m &= m - 1
-    m = s.hhi[p]
-    while m:
-        cards[nc] = 64 + tgs_ctz64(m)
-        nc += 1
-        m &= m - 1
+    nc = set_cards(s.hlo[p], s.hhi[p], cards)     # the player's cards in ascending order
     for i in range(nc):
         card = cards[i]
         for k in range(4):
