@@ -92,7 +92,7 @@ def replay(log_file) -> None:
 def _limit_options(func):
     """--node-limit and --time-limit (shared by solve and bound)."""
     func = click.option("--time-limit", type=click.FloatRange(min=0), default=10.0, show_default=True,
-                        help="Seconds per deal (0: none). Results depend on machine speed when it is hit.")(func)
+                        help="CPU seconds of search per deal (0: none); results depend on the machine when it is hit.")(func)
     return click.option("--node-limit", type=click.IntRange(min=0), default=0, show_default=True,
                         help="Search nodes per deal (0: none); reproducible, unlike --time-limit.")(func)
 
