@@ -114,6 +114,13 @@ def test_full_deck_lines_replay(players, variant, seed):
         assert won and sol.winnable is True
 
 
+def test_bound_experiment_is_picklable():
+    import pickle
+
+    exp = BoundExperiment(3, "hard", node_limit=1000, time_limit=0)
+    assert pickle.loads(pickle.dumps(exp)) == exp
+
+
 def test_bound_experiment_rows():
     exp = BoundExperiment(2, "standard", node_limit=20_000, time_limit=0)
     tally = exp.simulate(5, 4)
