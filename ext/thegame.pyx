@@ -15,24 +15,10 @@ exactly 10 higher.
 
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, memset
+from cardset cimport cs_clz64, cs_ctz64, set_cards
 from rng cimport Rng, rng_seed, rng_shuffle_int
 
 import numpy as np
-
-
-cdef extern from *:
-    """
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static __inline int tg_ctz64(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
-    static __inline int tg_clz64(unsigned long long x) { unsigned long i; _BitScanReverse64(&i, x); return 63 - (int)i; }
-    #else
-    #define tg_ctz64(x) __builtin_ctzll(x)
-    #define tg_clz64(x) __builtin_clzll(x)
-    #endif
-    """
-    int tg_ctz64(unsigned long long x) nogil
-    int tg_clz64(unsigned long long x) nogil
 
 
 cdef enum:
@@ -156,18 +142,7 @@ cdef bint feas_dfs(int* tops, const int* cards, int n, int used, int need,
 
 cdef inline int hand_cards(const Game* g, int p, int* out) noexcept nogil:
     """The cards of player p's hand in ascending order; returns how many."""
-    cdef int n = 0
-    cdef uint64_t m = g.hlo[p]
-    while m:
-        out[n] = tg_ctz64(m)
-        n += 1
-        m &= m - 1
-    m = g.hhi[p]
-    while m:
-        out[n] = 64 + tg_ctz64(m)
-        n += 1
-        m &= m - 1
-    return n
+    return set_cards(g.hlo[p], g.hhi[p], out)
 
 
 cdef int feasible_turn(Game* g, int p, int need, int* oc, int* op) noexcept nogil:
@@ -199,14 +174,14 @@ cdef inline int next_above(uint64_t lo, uint64_t hi, int t) noexcept nogil:
     if x < 64:
         m = lo >> x
         if m:
-            return x + tg_ctz64(m)
+            return x + cs_ctz64(m)
         x = 64
     x -= 64
     if x >= 64:
         return -1
     m = hi >> x
     if m:
-        return 64 + x + tg_ctz64(m)
+        return 64 + x + cs_ctz64(m)
     return -1
 
 
@@ -217,13 +192,13 @@ cdef inline int prev_below(uint64_t lo, uint64_t hi, int t) noexcept nogil:
     if x >= 64:
         m = hi if x - 64 >= 63 else hi & ((<uint64_t>1 << (x - 64 + 1)) - 1)
         if m:
-            return 64 + 63 - tg_clz64(m)
+            return 64 + 63 - cs_clz64(m)
         x = 63
     if x < 0:
         return -1
     m = lo if x >= 63 else lo & ((<uint64_t>1 << (x + 1)) - 1)
     if m:
-        return 63 - tg_clz64(m)
+        return 63 - cs_clz64(m)
     return -1
 
 
@@ -270,9 +245,10 @@ cdef void signal_piles(Game* g, int p, double sig, int* marked) noexcept nogil:
 
 
 cdef int heuristic_turn(Game* g, const Variant* v, const Strategy* s, int p, int required,
-                        int* oc, int* op) noexcept nogil:
+                        int* oc, int* op, const int* asked) noexcept nogil:
     """greedy / reach / signal.  Among all legal (card, pile) plays take the smallest gap (ties:
-    smaller card, then lower pile) -- per pile only its nearest card or its 10-jump can be best."""
+    smaller card, then lower pile) -- per pile only its nearest card or its 10-jump can be best.
+    ``asked``: the piles team mates asked to keep (NULL: computed from their hands)."""
     cdef int tops[4]
     cdef int pen[4]
     cdef int marked[4]
@@ -288,7 +264,10 @@ cdef int heuristic_turn(Game* g, const Variant* v, const Strategy* s, int p, int
     for k in range(4):
         pen[k] = 0
     if s.kind == S_SIGNAL:
-        signal_piles(g, p, s.p[P_SIG], marked)
+        if asked != NULL:
+            memcpy(marked, asked, 4 * sizeof(int))
+        else:
+            signal_piles(g, p, s.p[P_SIG], marked)
         for k in range(4):
             if marked[k]:
                 pen[k] = <int>s.p[P_PEN]
@@ -527,7 +506,9 @@ cdef void plan_dfs(Plan* P, int last) noexcept nogil:
 
 
 cdef int planner_turn(Game* g, const Variant* v, const Strategy* s, int p, int required,
-                      int* oc, int* op) noexcept nogil:
+                      int* oc, int* op, const int* asked, double* scores) noexcept nogil:
+    """The planner's turn.  ``asked``: piles team mates asked to keep (NULL: computed from their
+    hands); ``scores`` (if not NULL) receives the evaluation before and after the turn."""
     cdef Plan P
     cdef int i, k, acc
     cdef int marked[4]
@@ -568,15 +549,25 @@ cdef int planner_turn(Game* g, const Variant* v, const Strategy* s, int p, int r
         P.pen[k] = 0.0
         P.old_fire[k] = g.fire_turn[k] >= 0 and g.fire_turn[k] < g.turn
     if g.players > 1 and s.p[Q_SIGPEN] != 0.0:
-        signal_piles(g, p, s.p[Q_SIG], marked)
+        if asked != NULL:
+            memcpy(marked, asked, 4 * sizeof(int))
+        else:
+            signal_piles(g, p, s.p[Q_SIG], marked)
         for k in range(4):
             if marked[k]:
                 P.pen[k] = s.p[Q_SIGPEN]
     plan_dfs(&P, 0)
-    for i in range(P.best_n):
+    cdef int n = P.best_n
+    for i in range(n):
         oc[i] = P.best_c[i]
         op[i] = P.best_k[i]
-    return P.best_n
+    if scores != NULL:
+        scores[1] = P.best_v
+        P.required = 0          # score the piles as they are, before any play
+        P.best_v = 1e18
+        plan_eval(&P)
+        scores[0] = P.best_v
+    return n
 
 
 # ---------------------------------------------------------------------------------------------
@@ -650,9 +641,9 @@ cdef void play_game(Game* g, const Variant* v, const Strategy* s) noexcept nogil
         if required > g.nh[p]:
             required = g.nh[p]
         if s.kind == S_PLANNER:
-            n = planner_turn(g, v, s, p, required, oc, op)
+            n = planner_turn(g, v, s, p, required, oc, op, NULL, NULL)
         else:
-            n = heuristic_turn(g, v, s, p, required, oc, op)
+            n = heuristic_turn(g, v, s, p, required, oc, op, NULL)
         if n < required:
             n = feasible_turn(g, p, required, oc, op)
             if n < required:
@@ -804,3 +795,53 @@ def can_play(piles, hand, int need):
     if need > n:
         return False
     return bool(feas_dfs(tops, cards, n, 0, need, 0, oc, op))
+
+
+def advise_turn(int players, int min_play, int min_play_empty, uint64_t fire_lo, uint64_t fire_hi, int kind,
+                const double[::1] params, hand, piles, played, int draw_left, asked, fire_due):
+    """What a strategy plays in one situation at the table: the player's ``hand``, the four pile
+    tops, the cards already ``played`` (every card 2..99 not played is live), the size of the draw
+    pile, the piles team mates ``asked`` to keep, and the piles whose fire top was played in the
+    previous turn (``fire_due``).  Returns (plays as (card, pile), required, score before, score
+    after) -- the scores only for the planner (lower is better), else None.
+    """
+    _check(players, kind, min_play, min_play_empty)
+    cdef Variant v
+    cdef Strategy s
+    cdef Game g
+    cdef int k, c, n, required
+    cdef int oc[MAXH]
+    cdef int op[MAXH]
+    cdef int marked[4]
+    cdef double scores[2]
+    if not 1 <= len(hand) <= MAXH or len(piles) != 4 or len(asked) != 4 or len(fire_due) != 4:
+        raise ValueError("1 to 8 cards in hand and 4 piles")
+    fill_config(&v, &s, min_play, min_play_empty, fire_lo, fire_hi, kind, params)
+    memset(&g, 0, sizeof(Game))
+    g.players = players
+    g.hand_size = hand_size_for(players)
+    for k in range(4):
+        g.piles[k] = piles[k]
+        marked[k] = 1 if asked[k] else 0
+        g.fire_turn[k] = 0 if fire_due[k] else -1
+    g.turn = 1
+    for c in range(101):
+        g.live[c] = 1 if 2 <= c <= 99 else 0
+    for c in played:
+        g.live[c] = 0
+    for c in hand:
+        hand_insert(&g, 0, c)
+    g.deck_pos = NCARDS - draw_left
+    required = min_play if draw_left > 0 else min_play_empty
+    if required > g.nh[0]:
+        required = g.nh[0]
+    if kind == S_PLANNER:
+        n = planner_turn(&g, &v, &s, 0, required, oc, op, marked, scores)
+    else:
+        n = heuristic_turn(&g, &v, &s, 0, required, oc, op, marked)
+    if n < required:
+        n = feasible_turn(&g, 0, required, oc, op)
+    plays = [(oc[k], op[k]) for k in range(n)] if n >= required else []
+    if kind == S_PLANNER:
+        return plays, required, scores[0], scores[1]
+    return plays, required, None, None

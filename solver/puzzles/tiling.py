@@ -76,7 +76,7 @@ def solve_tiling(puzzle: Puzzle, time_limit: float = 60.0, seed: int = 0, first_
         if left <= 0:
             return Result(UNKNOWN, seconds=time.perf_counter() - t0, method="exact cover (restarts)",
                           info={"attempts": attempt, "nodes": nodes, "tilings": leaves})
-        r = ec.search(max_solutions=1, time_limit=left, node_limit=int(budget),
+        r = ec.search(max_solutions=1, time_limit=left, node_limit=min(int(budget), 2**62),
                       seed=(seed * 1_000_003 + attempt) & 0xFFFFFFFFFFFFFFFF, shuffle=True,
                       leaf_limit=1 + attempt // 4)
         nodes += r["nodes"]
@@ -200,7 +200,7 @@ def _restarts(ec: ExactCover, time_limit: float, seed: int, first_budget: int) -
         left = time_limit - (time.perf_counter() - t0)
         if left <= 0:
             return "timeout", None, {"attempts": attempt, "nodes": nodes}
-        r = ec.search(max_solutions=1, time_limit=left, node_limit=int(budget),
+        r = ec.search(max_solutions=1, time_limit=left, node_limit=min(int(budget), 2**62),
                       seed=(seed * 1_000_003 + attempt) & 0xFFFFFFFFFFFFFFFF, shuffle=True)
         nodes += r["nodes"]
         attempt += 1
