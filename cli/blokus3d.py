@@ -126,7 +126,7 @@ def show(record: str, svg_file: str | None, ansi: bool | None) -> None:
 @monte_carlo_options(default_games=1000, default_block_size=200)
 def selfplay(template: str, players: str, strategy: str, record_file: str | None, record_games: int,
              games: int, seed: int, workers: int | None, backend: str, scheduler: str | None,
-             block_size: int, output: str, fmt: str, quiet: bool) -> None:
+             block_size: int, output: str, fmt: str, quiet: bool, plot: str | None) -> None:
     """Self-play Monte Carlo: per seat win rate (outright and shared), mean score, pieces placed,
     game length and legal moves per ply."""
     from solver.blokus3d.record import write_games
@@ -139,7 +139,7 @@ def selfplay(template: str, players: str, strategy: str, record_file: str | None
     if record_file:
         check_writable(record_file)
     run_and_report([exp], games=games, seed=seed, workers=workers, backend=backend, scheduler=scheduler,
-                   block_size=block_size, output=output, fmt=fmt, quiet=quiet)
+                   block_size=block_size, output=output, fmt=fmt, quiet=quiet, plot=plot)
     if record_file:
         k = min(record_games, games, block_size)
         entries = [(g, f"self-play {t.name} seed {seed} game {i}; strategies {','.join(exp.strategies)}; "

@@ -158,7 +158,7 @@ def solve(players, variant, seed, from_log, deck, log_path, node_limit, time_lim
 @_limit_options
 @monte_carlo_options(default_games=100, default_block_size=10)
 def bound(players, variants, node_limit, time_limit, games, seed, workers, backend, scheduler, block_size,
-          output, fmt, quiet) -> None:
+          output, fmt, quiet, plot) -> None:
     """Share of deals that can be won at all (every card known), against the planner on the same deals."""
     from solver.thegame.bound import BoundExperiment
     from solver.thegame.variants import get_variant
@@ -167,7 +167,7 @@ def bound(players, variants, node_limit, time_limit, games, seed, workers, backe
     names = [get_variant(v.strip()).name for v in variants.split(",")]
     experiments = [BoundExperiment(p, v, node_limit, time_limit) for v in names for p in counts]
     run_and_report(experiments, games=games, seed=seed, workers=workers, backend=backend, scheduler=scheduler,
-                   block_size=block_size, output=output, fmt=fmt, quiet=quiet)
+                   block_size=block_size, output=output, fmt=fmt, quiet=quiet, plot=plot)
 
 
 @group.command()
