@@ -1,13 +1,15 @@
 """Pentobi's SGF game records (``.blksgf``): read them into a :class:`Game` and write them back.
 
 A record is SGF FF[4] with ``GM[Blokus]`` (also ``Blokus Two-Player``, ``Blokus Three-Player``,
-``Blokus Duo``); a move is a property named after its colour (``1``-``4``, or ``B`` and ``W``
-for Duo) whose value lists the covered cells, ``a20,b20,b19`` (columns a... from the left, rows
-1... from the bottom).  Only the main line (first child at every node) is read; setup pieces
-(``AB``, ``AW``, ``A1``-``A4``) and ``PL`` are read in the root node.  Variants that
-Pentobi does not have (``teams``, ``giant``, the ``any-corner`` first move) are written as
-Pentobi's nearest game plus the private root properties ``XV`` (variant) and ``XF`` (first-move
-rule), which Pentobi ignores.
+``Blokus Duo``, ``Blokus Trigon``, ``Blokus Trigon Two-Player``, ``Blokus Trigon Three-Player``);
+a move is a property named after its colour (``1``-``4``, or ``B`` and ``W`` for Duo) whose
+value lists the covered cells, ``a20,b20,b19`` (columns a... from the left, rows 1... from the
+bottom; Trigon's hexagon is mapped onto such a frame, see :mod:`solver.blokus.geometry`).  Only
+the main line (first child at every node) is read; setup pieces (``AB``, ``AW``, ``A1``-``A4``)
+and ``PL`` are read in the root node.  Variants that Pentobi does not have (``teams``,
+``giant``, the ``any-corner`` first move, the ``corners-only`` touching rule) are written as
+Pentobi's nearest game plus the private root properties ``XV`` (variant), ``XF`` (first-move
+rule) and ``XT`` (touching rule), which Pentobi ignores.
 
 >>> g = read_game("(;FF[4]GM[Blokus Duo];B[e10,e9,f9];W[j5])")
 >>> g.variant.name, len(g.moves), g.colour_name(g.to_play)
@@ -27,8 +29,9 @@ from solver.errors import SolverError
 
 Node = dict[str, list[str]]
 
-_GAME_TYPES = {"blokus": "classic", "blokus two-player": "classic-2", "blokus three-player": "classic-3",
-               "blokus duo": "duo"}
+#: SGF game type (GM, case-insensitive) -> our variant; XV names variants sharing a GM (teams, giant)
+_GAME_TYPES = {v.sgf_game.lower(): name for name, v in VARIANTS.items()
+               if name in ("classic", "classic-2", "classic-3", "duo", "trigon", "trigon-2", "trigon-3")}
 _SETUP = {"AB", "AW", "AE", "A1", "A2", "A3", "A4"}
 
 
@@ -133,15 +136,16 @@ def variant_of(root: Node) -> Variant:
     gm = root["GM"][0].strip()
     name = _GAME_TYPES.get(gm.lower())
     if name is None:
-        raise SolverError(f"unsupported game type GM[{gm}] (supported: Blokus, Blokus Two-Player, "
-                          "Blokus Three-Player, Blokus Duo)")
+        known = ", ".join(VARIANTS[n].sgf_game for n in _GAME_TYPES.values())
+        raise SolverError(f"unsupported game type GM[{gm}] (supported: {known})")
     if "XV" in root:
         own = root["XV"][0].strip().lower()
         if own not in VARIANTS or VARIANTS[own].sgf_game.lower() != gm.lower():
             raise SolverError(f"variant XV[{own}] does not fit GM[{gm}]")
         name = own
     rule = root.get("XF", ["start-cell"])[0].strip().lower()
-    return variant_by_name(name, rule)
+    touch = root.get("XT", ["standard"])[0].strip().lower()
+    return variant_by_name(name, rule, touch)
 
 
 def _colour_props(variant: Variant) -> dict[str, int]:
@@ -233,10 +237,12 @@ def write_game(game: Game, comment: str = "", name: str = "") -> str:
     """One game as Pentobi-compatible SGF text (one move per line)."""
     v = game.variant
     root = f"(;FF[4]CA[UTF-8]AP[solver:{__version__}]GM[{v.sgf_game}]"
-    if VARIANTS[v.name].sgf_game == v.sgf_game and v.name not in ("classic", "classic-2", "classic-3", "duo"):
+    if _GAME_TYPES.get(v.sgf_game.lower()) != v.name:
         root += f"XV[{v.name}]"
     if v.first_move != "start-cell":
         root += f"XF[{v.first_move}]"
+    if v.touch != "standard":
+        root += f"XT[{v.touch}]"
     if name:
         root += f"GN[{_escape(name)}]"
     if comment:
