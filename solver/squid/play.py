@@ -99,10 +99,24 @@ class GameLog:
                 continue
             if line["round"] == 0:
                 out.append(f"== {SUBGAMES.index(line['subgame']) + 1}. {line['subgame'].replace('_', ' ')}")
-                out.append("  set-up: " + "; ".join(describe(e) for e in line["events"]))
+                out.append("  set-up: " + _phrases(line["events"]))
             else:
-                out.append(f"  round {line['round']}: " + "; ".join(describe(e) for e in line["events"]))
+                out.append(f"  round {line['round']}: " + _phrases(line["events"]))
         return "\n".join(out) + "\n"
+
+
+def _phrases(events: list[dict[str, Any]]) -> str:
+    """The events of one line as phrases; Dalgona turns are set apart by "|"; a token standing on
+    the part whose tile it has just stepped on is said once."""
+    text = ""
+    for i, e in enumerate(events):
+        if "at" in e and e["place"] > 0 and any(x.get("token") == e["at"] for x in events[max(0, i - 2):i]):
+            continue
+        if "turn" in e:
+            text += (" | " if text else "") + f"P{e['turn']}:"
+        else:
+            text += (" " if text.endswith(":") else "; " if text else "") + describe(e)
+    return text
 
 
 def _tok(t: list[int]) -> str:
@@ -122,7 +136,6 @@ def describe(e: dict[str, Any]) -> str:
         "doll": lambda: f"doll card {v} crosses out {', '.join(map(str, e['crossed'])) or 'nothing'}",
         "crossed_out": lambda: f"P{v} loses its front token (crossed out)",
         "stack": lambda: f"P{v} to field {e['to']}",
-        "turn": lambda: f"P{v}'s turn:",
         "flip": lambda: f"flips {v}",
         "advance": lambda: f"{_tok(v)} to " + (f"section {e['section']}" if "section" in e else f"field {e['field']}"),
         "no_room": lambda: f"no room: P{v} loses {e['tokens']} unplaced token(s)",
@@ -138,8 +151,9 @@ def describe(e: dict[str, Any]) -> str:
         "throw": lambda: f"P{v} throws " + ("off the table" if e["off"] else f"{e['distance']:.3f} from the line"),
         "part": lambda: f"part {v} " + (f"cracked {e['crack']}" if e["crack"] else "intact"),
         "queue": lambda: f"{_tok(v)} in line at {e['place']}",
-        "move": lambda: f"{_tok(v)} moves " + (f"{e['card']}" if "card" in e else f"to the {e['to']}"),
-        "tile": lambda: f"{_tok(e['token'])} onto part {e['part']}, P{e['by']} picks the {v} tile",
+        "move": lambda: f"{_tok(v)} moves " + (f"{e['card']}" if "card" in e
+                                                else "to the safe zone" if e["to"] == "safe" else f"to the {e['to']}"),
+        "tile": lambda: f"{_tok(e['token'])} onto the {v} tile of part {e['part']} (chosen by P{e['by']})",
         "turned": lambda: f"part {v} turned: " + (f"{e['crack']} tile cracked" if e["crack"] else "no crack"),
         "at": lambda: f"{_tok(v)} on {'part' if e['place'] > 0 else 'queue place'} {e['place']}",
         "chain": lambda: f"{_tok(v)} must move on",
