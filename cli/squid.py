@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from solver.cli.options import MAX_SEED, monte_carlo_options, parse_int_list, run_and_report
+from solver.cli.options import MAX_SEED, monte_carlo_options, parse_int_list, run_and_report, write_log
 from solver.errors import SolverError
 from solver.montecarlo.output import write_text_atomic
 from solver.squid.params import DEFAULT_FILE, engine_dict, load_params, parse_sweep, with_value
@@ -100,11 +100,8 @@ def play(players: int, strategy: str, seed: int, params_file: str | None, log_pa
     params = load_params(params_file)
     check_writable(log_path)
     log = play_game(players, names, seed, params)
-    if log_path == "-":
-        click.echo(log.jsonl(), nl=False)
+    if write_log(log_path, log.jsonl()):
         return
-    if log_path:
-        write_text_atomic(log_path, log.jsonl())
     if quiet:
         result = log.lines[-1]
         click.echo(f"player {result['winner']} wins ({result['result'].replace('_', ' ')})")

@@ -274,19 +274,9 @@ def test_a_squid_head_entry_from_the_wrong_field_is_caught() -> None:
 
 # ----------------------------------------------------------------------------- the commands
 
-def _main(args: list[str]) -> int:
-    from solver.cli.main import main
-
-    try:
-        main(args)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    return 0
-
-
-def test_cli_play_and_replay(tmp_path, capsys) -> None:
+def test_cli_play_and_replay(tmp_path, capsys, solver_main) -> None:
     log = tmp_path / "g.jsonl"
-    assert _main(["squid", "play", "--players", "4", "--strategy", "careful,random,bold,equilibrium",
+    assert solver_main(["squid", "play", "--players", "4", "--strategy", "careful,random,bold,equilibrium",
                   "--seed", "3", "--log", str(log)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Squid Game: 4 players: P0 careful, P1 random, P2 bold, P3 equilibrium; seed 3")
@@ -294,12 +284,12 @@ def test_cli_play_and_replay(tmp_path, capsys) -> None:
                     "== 5. glass bridge", "== 6. squid"):
         assert heading in out
     assert "  round 1: cards P0 " in out and " wins the game (" in out.splitlines()[-1]
-    assert _main(["squid", "replay", str(log)]) == 0
+    assert solver_main(["squid", "replay", str(log)]) == 0
     assert "valid (4 players" in capsys.readouterr().out
-    assert _main(["squid", "play", "-p", "3", "--seed", "3", "--quiet"]) == 0
+    assert solver_main(["squid", "play", "-p", "3", "--seed", "3", "--quiet"]) == 0
     quiet = capsys.readouterr().out
     assert quiet.count("\n") == 1 and quiet.startswith("player ")
-    assert _main(["squid", "play", "-p", "4", "-s", "careful,random,bold,equilibrium", "--seed", "3",
+    assert solver_main(["squid", "play", "-p", "4", "-s", "careful,random,bold,equilibrium", "--seed", "3",
                   "--log", "-"]) == 0
     assert capsys.readouterr().out == log.read_text(encoding="utf-8")
     lines = log.read_text(encoding="utf-8").splitlines()
@@ -307,26 +297,26 @@ def test_cli_play_and_replay(tmp_path, capsys) -> None:
     first["events"][0]["cards"][0] = 9
     lines[2] = json.dumps(first)
     log.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    assert _main(["squid", "replay", str(log)]) == 2
+    assert solver_main(["squid", "replay", str(log)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("solver: error: line 3: event 1:") and err.count("\n") == 1
     for args in (["--strategy", "genius"], ["--players", "7"], ["--players", "3", "--strategy", "bold,bold"],
                  ["--params", str(tmp_path / "missing.toml")], ["--log", str(tmp_path / "no" / "dir.jsonl")]):
-        assert _main(["squid", "play", *args]) == 2, args
+        assert solver_main(["squid", "play", *args]) == 2, args
         assert capsys.readouterr().err.count("\n") == 1, args
     log.write_text('{"game": "squid", "version": 1}\n{not json\n', encoding="utf-8")
     for path in (tmp_path / "missing.jsonl", log):
-        assert _main(["squid", "replay", str(path)]) == 2
+        assert solver_main(["squid", "replay", str(path)]) == 2
         err = capsys.readouterr().err
         assert err.startswith("solver: error: ") and err.count("\n") == 1
 
 
-def test_play_uses_the_parameter_file(tmp_path, capsys) -> None:
+def test_play_uses_the_parameter_file(tmp_path, capsys, solver_main) -> None:
     params = tmp_path / "p.toml"
     params.write_text("[glass_bridge]\ncracked = 0\n", encoding="utf-8")
     log = tmp_path / "g.jsonl"
-    assert _main(["squid", "play", "--params", str(params), "--seed", "5", "--log", str(log), "-q"]) == 0
+    assert solver_main(["squid", "play", "--params", str(params), "--seed", "5", "--log", str(log), "-q"]) == 0
     head = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
     assert head["params"]["glass_bridge"]["cracked"] == 0
     assert "cracked" not in capsys.readouterr().out
-    assert _main(["squid", "replay", str(log)]) == 0
+    assert solver_main(["squid", "replay", str(log)]) == 0
