@@ -320,3 +320,18 @@ def test_play_uses_the_parameter_file(tmp_path, capsys, solver_main) -> None:
     assert head["params"]["glass_bridge"]["cracked"] == 0
     assert "cracked" not in capsys.readouterr().out
     assert solver_main(["squid", "replay", str(log)]) == 0
+
+
+def test_the_checker_does_not_use_the_engine() -> None:
+    """The replay is independent: checking a log imports neither the C engine nor the log builder."""
+    import subprocess
+    import sys
+
+    log = _log(4, 4).jsonl()
+    code = ("import sys, json; from solver.squid.replay import check_lines; "
+            "check_lines(sys.stdin.read().splitlines()); "
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('solver'))))")
+    out = subprocess.run([sys.executable, "-c", code], input=log, capture_output=True, text=True, check=True)
+    modules = json.loads(out.stdout)
+    assert "solver.squid.replay" in modules
+    assert not {"solver._ext.squid", "solver.squid.play", "solver.squid.equilibrium"} & set(modules)
