@@ -13,7 +13,7 @@ import click
 from solver import __version__
 from solver.errors import SolverError
 from solver.montecarlo.experiment import Experiment
-from solver.montecarlo.output import check_writable, write_rows
+from solver.montecarlo.output import check_writable, write_rows, write_text_atomic
 from solver.montecarlo.runner import RunResult, default_workers, run_experiments
 
 #: Seeds are at most 2**32 - 1: plenty of streams (every block derives its own), and small enough
@@ -151,6 +151,17 @@ def _with_run_columns(row: dict[str, Any], result: RunResult) -> dict[str, Any]:
     """A side table's row with the main table's closing columns (complete, seed, solver_version)."""
     extra = {"complete": result.complete, "seed": result.seed, "solver_version": __version__}
     return {**row, **{k: v for k, v in extra.items() if k not in row}}
+
+
+def write_log(log_path: str | None, jsonl: str) -> bool:
+    """``--log`` of the play commands: write the JSON Lines log atomically to ``log_path``, or print
+    it when ``log_path`` is ``-``; True when it went to stdout (the command then prints nothing else)."""
+    if log_path == "-":
+        click.echo(jsonl, nl=False)
+        return True
+    if log_path:
+        write_text_atomic(log_path, jsonl)
+    return False
 
 
 def parse_int_list(text: str, name: str, low: int, high: int) -> list[int]:
