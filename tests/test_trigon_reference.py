@@ -343,3 +343,17 @@ def test_scores():
     assert pos.score(0) == 20
     pos.last[0] = 5
     assert pos.score(0) == 15
+
+
+def test_perft_counts_passes_and_ends():
+    """A colour without a move passes (one sequence) while others can move; at the end, nothing."""
+    stuck = None
+    for pos in random_game(8, 3, "corners-only", seed=8):
+        if stuck is None and not pos.legal_moves(pos.to_play):
+            stuck = pos.copy()
+    assert pos.perft(2) == [0, 0]
+    assert stuck is not None and stuck.perft(1) == [1]
+    nxt = (stuck.to_play + 1) % 3
+    after_pass = stuck.copy()
+    after_pass.to_play = nxt
+    assert stuck.perft(2) == [1, len(after_pass.legal_moves(nxt)) or 1]

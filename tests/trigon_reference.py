@@ -450,6 +450,33 @@ class RefTrigonPosition:
                                      if spans_straight_angle(self.geometry, cells, p))
         self.to_play = (colour + 1) % self.n_colours
 
+    def perft(self, depth: int) -> list[int]:
+        """Move sequences of each length 1..depth from here; a colour without a move passes
+        (counted as one move) while some colour can still move."""
+        counts = [0] * (depth + 1)
+
+        def rec(pos: RefTrigonPosition, ply: int) -> None:
+            if ply == depth:
+                return
+            moves = pos.legal_moves(pos.to_play)
+            if not moves:
+                if not any(pos.legal_moves(k) for k in range(pos.n_colours)):
+                    return
+                counts[ply + 1] += 1
+                child = pos.copy()
+                child.to_play = (pos.to_play + 1) % pos.n_colours
+                rec(child, ply + 1)
+                return
+            counts[ply + 1] += len(moves)
+            if ply + 1 < depth:
+                for cells in moves:
+                    child = pos.copy()
+                    child.play(pos.to_play, cells)
+                    rec(child, ply + 1)
+
+        rec(self, 0)
+        return counts[1:]
+
     def score(self, colour: int) -> int:
         """Minus one per triangle of unplaced pieces; +15 if all are placed, +20 if the single
         triangle came last."""
