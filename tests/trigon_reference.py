@@ -237,9 +237,6 @@ class TriangleBoard:
         """The board cells having ``vertex`` as a corner, by sector 0..5 (counter-clockwise)."""
         return self._around.get(vertex, {})
 
-    def board_vertices(self) -> list[Vertex]:
-        return list(self._around)
-
     def _sharing(self, cell: Cell, n: int) -> tuple[Cell, ...]:
         mine = self.vertices(cell)
         near = {c for p in mine for c in self._around[p].values()} - {cell}
