@@ -30,6 +30,7 @@ move is the integer ``code = (o * height + r) * width + c`` (``move_t``, 32 bits
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int64_t, int16_t, int8_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free as cfree
+from cpython.exc cimport PyErr_Clear
 from rng cimport Rng, rng_seed, rng_next, rng_below
 
 import numpy as np
@@ -44,6 +45,8 @@ cdef extern from *:
     """
     int blk_ctz(unsigned long long x) nogil
     int blk_popcount(unsigned long long x) nogil
+    # declared without Cython's exception check: the caller looks at the result itself
+    int check_signals "PyErr_CheckSignals" ()
 
 
 DEF MAXROWS = 32
@@ -700,11 +703,14 @@ cdef class Position:
         counts = np.zeros(depth + 1, dtype=np.int64)
         cdef int64_t[::1] cv = counts
         cdef move_t* buf = <move_t*>malloc((depth + 1) * MAXLIST * sizeof(move_t))
+        cdef int stopped = 0
         try:
             with nogil:
-                _perft(&self.s, depth, 0, buf, &cv[0])
+                _perft(&self.s, depth, 0, buf, &cv[0], &stopped)
         finally:
             cfree(buf)
+        if stopped:
+            raise KeyboardInterrupt
         return [int(x) for x in counts[1:]]
 
 
@@ -722,8 +728,19 @@ cdef int any_move(const State* s) noexcept nogil:
     return 0
 
 
-cdef void _perft(const State* s, int depth, int ply, move_t* buf, int64_t* counts) noexcept nogil:
-    if ply == depth:
+cdef int interrupted() noexcept nogil:
+    """1 if a signal handler (Ctrl-C) has asked to stop (checked with the GIL held briefly)."""
+    with gil:
+        if check_signals() != 0:
+            PyErr_Clear()          # perft raises KeyboardInterrupt itself once the search unwinds
+            return 1
+        return 0
+
+
+cdef void _perft(const State* s, int depth, int ply, move_t* buf, int64_t* counts, int* stopped) noexcept nogil:
+    """Count move sequences; near the root (where subtrees are large) it looks for Ctrl-C before
+    each child and sets ``stopped``."""
+    if ply == depth or stopped[0]:
         return
     cdef move_t* moves = buf + ply * MAXLIST
     cdef int n = gen_moves(s, s.to_play, moves)
@@ -735,16 +752,20 @@ cdef void _perft(const State* s, int depth, int ply, move_t* buf, int64_t* count
         counts[ply + 1] += 1
         memcpy(&child, s, sizeof(State))
         advance(&child)
-        _perft(&child, depth, ply + 1, buf, counts)
+        _perft(&child, depth, ply + 1, buf, counts, stopped)
         return
     counts[ply + 1] += n
     if ply + 1 == depth:
         return
     for i in range(n):
+        if depth - ply >= 3 and ply <= 1 and interrupted():
+            stopped[0] = 1
+        if stopped[0]:
+            return
         memcpy(&child, s, sizeof(State))
         play(&child, s.to_play, moves[i])
         advance(&child)
-        _perft(&child, depth, ply + 1, buf, counts)
+        _perft(&child, depth, ply + 1, buf, counts, stopped)
 
 
 def placement_count(Position empty) -> int:

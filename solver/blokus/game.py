@@ -158,8 +158,13 @@ class Game:
         for x, y in move.cells:
             if (x, y) in occupied:
                 return f"cell {self.cell_name((x, y))} is occupied"
+        corners_only = (f"the piece meets {self.colour_name(k)} where a side runs straight on "
+                        "(corners-only rule)")
+        geo = self.variant.geometry
         for x, y in move.cells:
             if not (free[y] >> x) & 1:
+                if not any(occupied.get(n) == k for n in geo.edge_neighbours((x, y))):
+                    return corners_only
                 return f"cell {self.cell_name((x, y))} touches {self.colour_name(k)} along an edge"
         if not any((attach[y] >> x) & 1 for x, y in move.cells):
             if pos.last_piece(k) < 0:
@@ -167,10 +172,7 @@ class Game:
                 first = ", ".join(self.cell_name(c) for c in cells)
                 return f"the first piece of {self.colour_name(k)} must cover {'one of ' if len(cells) > 1 else ''}{first}"
             return f"the piece does not touch {self.colour_name(k)} at a corner"
-        if self.variant.touch == "corners-only":
-            return (f"the piece meets {self.colour_name(k)} where a side runs straight on "
-                    "(corners-only rule)")
-        return ""
+        return corners_only if self.variant.touch == "corners-only" else ""
 
     def play(self, move: Move | str, colour: int | str | None = None) -> Move:
         """Play ``move`` (a Move, or cells like ``a20,b20``); SolverError saying why if illegal.
