@@ -19,12 +19,14 @@ lattice cell's kind depends on the parity of ``x + y``: cell ``(x, y)`` of a fra
 parity, and may be put at an offset ``(c, r)`` of a board only if the kinds agree, i.e. iff
 ``(c + r + shape parity + board parity)`` is even.  Square shapes and boards have parity 0.
 
-Trigon's board, the hexagon of edge 9 (486 triangles) or 8 (384), as Pentobi maps it::
+Trigon's board, the hexagon of edge 9 (486 triangles) or 8 (384), as Pentobi maps it; here the
+hexagon of edge 2 in a frame of 7 columns (a…g) and 4 rows, △ pointing up, ▽ down::
 
-    size 2:  width 7, height 4          row 4     . / \\ / \\ / \\ .     (a…g)
-                                        row 3   / \\ / \\ / \\ / \\
-                                        row 2   \\ / \\ / \\ / \\ /
-                                        row 1     \\ / \\ / \\ /
+    4  △▽△▽△
+    3 △▽△▽△▽△
+    2 ▽△▽△▽△▽
+    1  ▽△▽△▽
+      abcdefg
 
 >>> t = TrigonGeometry(9)
 >>> len(t.cells), t.width, t.height
