@@ -235,8 +235,8 @@ def gtp(variant: str, strategy: str, seconds: float | None, seed: int, threads: 
 
 
 @group.command()
-@click.option("--variant", type=click.Choice(["duo", "classic-2"]), default="duo", show_default=True,
-              help="Two-player variant.")
+@click.option("--variant", type=click.Choice([n for n, v in VARIANTS.items() if v.n_players == 2]),
+              default="duo", show_default=True, help="Two-player variant.")
 @click.option("--strategy", default="mcts", show_default=True, help="Our strategy: " + strategy_help)
 @click.option("--opponent", required=True,
               help='Command line of the opponent GTP engine, e.g. "pentobi-gtp --game duo --level 1 '
