@@ -31,6 +31,7 @@ from libc.stdint cimport uint64_t, uint32_t, int32_t, int64_t, int16_t, int8_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free as cfree
 from cpython.exc cimport PyErr_Clear
+from bits cimport ctz64, popcount64
 from rng cimport Rng, rng_seed, rng_next, rng_below
 
 import numpy as np
@@ -38,13 +39,7 @@ import numpy as np
 from solver.blokus.pieces import PIECE_SETS
 
 
-cdef extern from *:
-    """
-    static inline int blk_ctz(unsigned long long x) { return __builtin_ctzll(x); }
-    static inline int blk_popcount(unsigned long long x) { return __builtin_popcountll(x); }
-    """
-    int blk_ctz(unsigned long long x) nogil
-    int blk_popcount(unsigned long long x) nogil
+cdef extern from "Python.h":
     # declared without Cython's exception check: the caller looks at the result itself
     int check_signals "PyErr_CheckSignals" ()
 
@@ -325,7 +320,7 @@ cdef int scan(const State* s, int k, move_t* out, int stop_at_first) noexcept no
     group = ((<uint32_t>1) << per) - 1
     left = cs.left
     while left:
-        p = blk_ctz(left)
+        p = ctz64(left)
         left &= left - 1
         o = T.p_first[p]
         oend = o + T.p_count[p]
@@ -346,7 +341,7 @@ cdef int scan(const State* s, int k, move_t* out, int stop_at_first) noexcept no
             vm0 = s.valid[T.o_w[o]] & s.pm[q]          # anchor rows r0 even
             vm1 = s.valid[T.o_w[o]] & s.pm[q ^ 1]      # anchor rows r0 odd
             while rows:
-                r0 = blk_ctz(rows)
+                r0 = ctz64(rows)
                 rows &= ~(group << r0)
                 if nrows == 1:
                     a = (ap[r0 + f0] >> s0) & (fp[r0 + f0] >> s0)
@@ -372,7 +367,7 @@ cdef int scan(const State* s, int k, move_t* out, int stop_at_first) noexcept no
                     # corners-only: drop anchors whose straight sides meet this colour's cells
                     x = a
                     while x:
-                        b = blk_ctz(x)
+                        b = ctz64(x)
                         x &= x - 1
                         if not opp_clear(s, k, o, r0 + b // W, b % W):
                             a &= ~((<uint64_t>1) << b)
@@ -381,19 +376,19 @@ cdef int scan(const State* s, int k, move_t* out, int stop_at_first) noexcept no
                         return 1
                     continue
                 # branch-free listing of up to four moves (garbage past the count is overwritten)
-                nb = blk_popcount(a)
-                w[0] = <move_t>(base + blk_ctz(a | top))
+                nb = popcount64(a)
+                w[0] = <move_t>(base + ctz64(a | top))
                 a &= a - 1
-                w[1] = <move_t>(base + blk_ctz(a | top))
+                w[1] = <move_t>(base + ctz64(a | top))
                 a &= a - 1
-                w[2] = <move_t>(base + blk_ctz(a | top))
+                w[2] = <move_t>(base + ctz64(a | top))
                 a &= a - 1
-                w[3] = <move_t>(base + blk_ctz(a | top))
+                w[3] = <move_t>(base + ctz64(a | top))
                 a &= a - 1
                 if nb > 4:
                     w += 4
                     while a:
-                        w[0] = <move_t>(base + blk_ctz(a))
+                        w[0] = <move_t>(base + ctz64(a))
                         w += 1
                         a &= a - 1
                 else:
@@ -915,12 +910,12 @@ cdef int64_t greedy_key(const State* s, int k, int code, uint32_t others) noexce
             continue
         fr = cs.free[row] & ~shifted(T.o_halo[o][i], c)
         d = shifted(T.o_diag[o][i], c) & fr & ~cs.attach[row]
-        own += blk_popcount(d)
+        own += popcount64(d)
     for i in range(T.o_h[o]):
         m = T.o_rows[o][i] << c
         for j in range(s.n_colours):
             if (others >> j) & 1:
-                taken += blk_popcount(s.c[j].attach[r + i] & m)
+                taken += popcount64(s.c[j].attach[r + i] & m)
     return (<int64_t>T.o_ncells[o] << 32) + (own << 16) + taken
 
 
