@@ -208,7 +208,10 @@ class TriangleLattice(Lattice):
         return (x, y), parity
 
     def symmetries(self) -> list[Callable[[Vertex], Vertex]]:
-        # turns by 60 degrees about the corner point (1, 0), each also after a mirror
+        # turns by 60 degrees about the corner point (1, 0), each also after a mirror; on the
+        # corner points of a parity-1 shape the halving rounds every point alike, which adds
+        # the same half step to all of them: a turn about another point, equally good as
+        # shapes are moved to the origin afterwards
         def turn(v: Vertex, n: int, flip: bool) -> Vertex:
             a, j = v[0] - 1, v[1]
             if flip:

@@ -158,15 +158,15 @@ def variant_of(root: Node) -> Variant:
     name = _GAME_TYPES.get(gm.lower())
     if name is None:
         known = ", ".join(VARIANTS[n].sgf_game for n in _GAME_TYPES.values())
-        raise SolverError(f"unsupported game type GM[{gm}] (supported: {known})")
+        raise SolverError(f"unsupported game type GM[{_show(gm)}] (supported: {known})")
     if "XV" in root:
         own = root["XV"][0].strip().lower()
         if own not in VARIANTS or VARIANTS[own].sgf_game.lower() != gm.lower():
-            raise SolverError(f"variant XV[{own}] does not fit GM[{gm}]")
+            raise SolverError(f"variant XV[{_show(own)}] does not fit GM[{_show(gm)}]")
         name = own
     rule = root.get("XF", ["start-cell"])[0].strip().lower()
     touch = root.get("XT", ["standard"])[0].strip().lower()
-    return variant_by_name(name, rule, touch)
+    return variant_by_name(name, rule, touch)   # (its messages show the names with repr)
 
 
 def _colour_props(variant: Variant) -> dict[str, int]:
@@ -187,11 +187,11 @@ def _apply_setup(game: Game, root: Node, colours: dict[str, int]) -> None:
             try:
                 game.add_setup(game.move_from_cells(text, k))
             except SolverError as exc:
-                raise SolverError(f"setup {prop}[{text}]: {exc}") from None
+                raise SolverError(f"setup {prop}[{_show(text)}]: {exc}") from None
     if "PL" in root:
         pl = root["PL"][0].strip()
         if pl not in colours:
-            raise SolverError(f"PL[{pl}] is not a colour of {game.variant.name}")
+            raise SolverError(f"PL[{_show(pl)}] is not a colour of {game.variant.name}")
         game.set_to_play(colours[pl])
 
 
