@@ -26,6 +26,7 @@ run: $(STAMP)
 	$(BIN)/solver plot $(OUT)/thegame-cards-left.csv -o $(OUT)/thegame-cards-left.svg
 	$(BIN)/solver blokus selfplay --variant classic --strategy greedy,random,random,random --games 200 --seed 1 -o $(OUT)/blokus-selfplay.csv --plot $(OUT)/blokus-selfplay.svg --heatmap $(OUT)/blokus-heatmap.svg
 	$(BIN)/solver blokus perft --variant duo --depth 2
+	$(BIN)/solver blokus selfplay --variant trigon-3 --strategy greedy,random,random --games 200 --seed 1 -o $(OUT)/trigon3-selfplay.csv --heatmap $(OUT)/trigon3-heatmap.svg --sgf $(OUT)/trigon3-games.blksgf --sgf-games 3
 	$(BIN)/solver blokus3d selfplay --strategy greedy,random,random,random --games 2000 --seed 1 -o $(OUT)/blokus3d-selfplay.csv
 	$(BIN)/solver blokus3d puzzle --box 3x3x3 --svg $(OUT)/blokus3d-cube.svg
 	$(BIN)/solver puzzle solve tetromino-8x10-no-edge --svg $(OUT)/tetromino-8x10-no-edge.svg --output $(OUT)/tetromino-8x10-no-edge.json
