@@ -14,7 +14,7 @@ from solver import __version__
 from solver.errors import SolverError
 from solver.montecarlo.experiment import Experiment
 from solver.montecarlo.output import check_writable, write_rows
-from solver.montecarlo.runner import RunResult, default_workers, run_experiments
+from solver.montecarlo.runner import MAX_GAMES, RunResult, default_workers, run_experiments
 
 #: Seeds are at most 2**32 - 1: plenty of streams (every block derives its own), and small enough
 #: that the CSV seed column survives a spreadsheet (which keeps only 15 significant digits).
@@ -26,7 +26,7 @@ def monte_carlo_options(default_games: int, default_block_size: int = 1000) -> C
 
     def decorate(func: Callable) -> Callable:
         opts = [
-            click.option("--games", "-n", type=click.IntRange(min=1), default=default_games,
+            click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=default_games,
                          show_default=True, help="Games per configuration."),
             click.option("--seed", type=click.IntRange(0, MAX_SEED), default=1, show_default=True,
                          help="Seed: the same seed gives the same numbers for any worker count."),
@@ -36,7 +36,7 @@ def monte_carlo_options(default_games: int, default_block_size: int = 1000) -> C
                          show_default=True, help="Where the blocks of games run."),
             click.option("--scheduler", envvar="SOLVER_DASK_SCHEDULER", default=None,
                          help="Dask scheduler address tcp://HOST:PORT (env SOLVER_DASK_SCHEDULER)."),
-            click.option("--block-size", type=click.IntRange(min=1), default=default_block_size,
+            click.option("--block-size", type=click.IntRange(1, MAX_GAMES), default=default_block_size,
                          show_default=True, help="Games per block (each block has its own seed)."),
             click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
                          show_default=True, help="Output file ('-' is stdout)."),
@@ -168,15 +168,22 @@ def parse_int_list(text: str, name: str, low: int, high: int) -> list[int]:
                 lo, hi = int(a), int(b)
                 if lo > hi:
                     raise ValueError
+                _check_range(name, lo, low, high)
+                _check_range(name, hi, low, high)  # before building the range: 1-99999999999 is huge
                 values.update(range(lo, hi + 1))
             else:
-                values.add(int(part))
+                values.add(_check_range(name, int(part), low, high))
+    except SolverError:
+        raise
     except ValueError:
         raise SolverError(f"invalid {name} {text!r}: use a number, a list 1,3 or a range 1-5") from None
-    bad = [v for v in values if not low <= v <= high]
-    if bad:
-        raise SolverError(f"{name} must be between {low} and {high}, got {bad[0]}")
     return sorted(values)
+
+
+def _check_range(name: str, value: int, low: int, high: int) -> int:
+    if not low <= value <= high:
+        raise SolverError(f"{name} must be between {low} and {high}, got {value}")
+    return value
 
 
 def histogram_rows(result: RunResult, key_columns: Sequence[str]) -> list[dict[str, Any]]:

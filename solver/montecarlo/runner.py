@@ -17,6 +17,8 @@ from solver.montecarlo.experiment import Experiment, Tally, merge_tallies
 from solver.montecarlo.seeding import block_seed
 
 DEFAULT_BLOCK_SIZE = 1000
+#: Most games per configuration (10^12: decades of simulation; keeps block counts machine integers).
+MAX_GAMES = 10**12
 
 
 class WorkerError(SolverError):
@@ -176,8 +178,8 @@ def run_experiments(
     example a Dask client's executor) to run elsewhere.  Ctrl-C stops the run and returns the
     finished blocks with ``complete=False``.
     """
-    if games < 1:
-        raise SolverError("the number of games must be at least 1")
+    if not 1 <= games <= MAX_GAMES:
+        raise SolverError(f"the number of games must be between 1 and {MAX_GAMES:,}")
     if block_size < 1:
         raise SolverError("the block size must be at least 1")
     if seed < 0:

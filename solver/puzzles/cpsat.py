@@ -61,7 +61,7 @@ class Model:
         if puzzle.no_same_colour_edge:
             for a, b in edges(puzzle.width, puzzle.height):
                 for c in puzzle.colors:
-                    lits = {id(v): v for v, _ in cover_c[(c, a)] + cover_c[(c, b)]}
+                    lits = {id(v): v for v, _ in cover_c.get((c, a), []) + cover_c.get((c, b), [])}  # no new keys
                     if len(lits) > 1:
                         m.AddAtMostOne(list(lits.values()))
         if puzzle.game_rules:

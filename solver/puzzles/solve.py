@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from solver.puzzles import tiling
-from solver.puzzles.result import Result
+from solver.puzzles.result import IMPOSSIBLE, Result
 from solver.puzzles.spec import Puzzle
 from solver.puzzles.verify import legal_order, verify
 
@@ -25,6 +25,8 @@ def solve(puzzle: Puzzle, time_limit: float = 60.0, workers: int = 2, seed: int 
     (4-fold for game-rules puzzles, see game.py; half-turn for no-edge tilings, see tiling.py); what
     it finds is a genuine solution, and when it finds nothing the unrestricted search runs.
     """
+    if tiling.one_colour_conflict(puzzle):
+        return Result(IMPOSSIBLE, method="one colour: a region of several pieces has an edge")
     if tiling.applicable(puzzle):
         if puzzle.no_same_colour_edge and len(puzzle.colors) > 1:
             result = None

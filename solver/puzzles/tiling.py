@@ -29,6 +29,36 @@ def applicable(puzzle: Puzzle) -> bool:
     return puzzle.full and not puzzle.game_rules
 
 
+def one_colour_conflict(puzzle: Puzzle) -> bool:
+    """Proof of impossibility for a one-colour full tiling without same-colour edges: two pieces that
+    tile a connected region share an edge, so every region of free cells must be a single piece.
+
+    >>> from solver.puzzles.spec import parse_puzzle
+    >>> one_colour_conflict(parse_puzzle({"width": 4, "height": 2, "pieces": ["I4", "I4"], "full": True,
+    ...                                   "constraints": ["no-same-colour-edge"]}))
+    True
+    """
+    if not (puzzle.full and puzzle.no_same_colour_edge and len(puzzle.colors) == 1):
+        return False
+    largest = max(p.size for _, p in puzzle.pieces)
+    free, seen = set(puzzle.free_cells), set()
+    for start in free:
+        if start in seen:
+            continue
+        seen.add(start)
+        stack, size = [start], 0
+        while stack:
+            x, y = stack.pop()
+            size += 1
+            for nb in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if nb in free and nb not in seen:
+                    seen.add(nb)
+                    stack.append(nb)
+        if size > largest:
+            return True
+    return False
+
+
 def _cell_index(puzzle: Puzzle) -> dict:
     return {c: i for i, c in enumerate(puzzle.free_cells)}
 
@@ -76,9 +106,9 @@ def solve_tiling(puzzle: Puzzle, time_limit: float = 60.0, seed: int = 0, first_
         if left <= 0:
             return Result(UNKNOWN, seconds=time.perf_counter() - t0, method="exact cover (restarts)",
                           info={"attempts": attempt, "nodes": nodes, "tilings": leaves})
-        r = ec.search(max_solutions=1, time_limit=left, node_limit=min(int(budget), 2**62),
+        r = ec.search(max_solutions=1, time_limit=left, node_limit=int(min(budget, 2.0**62)),
                       seed=(seed * 1_000_003 + attempt) & 0xFFFFFFFFFFFFFFFF, shuffle=True,
-                      leaf_limit=1 + attempt // 4)
+                      leaf_limit=min(1 + attempt // 4, 2**62))
         nodes += r["nodes"]
         leaves += r["leaves"]
         attempt += 1
@@ -200,7 +230,7 @@ def _restarts(ec: ExactCover, time_limit: float, seed: int, first_budget: int) -
         left = time_limit - (time.perf_counter() - t0)
         if left <= 0:
             return "timeout", None, {"attempts": attempt, "nodes": nodes}
-        r = ec.search(max_solutions=1, time_limit=left, node_limit=min(int(budget), 2**62),
+        r = ec.search(max_solutions=1, time_limit=left, node_limit=int(min(budget, 2.0**62)),
                       seed=(seed * 1_000_003 + attempt) & 0xFFFFFFFFFFFFFFFF, shuffle=True)
         nodes += r["nodes"]
         attempt += 1
