@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -15,6 +16,7 @@ from solver.errors import SolverError
 from solver.montecarlo.experiment import Experiment
 from solver.montecarlo.output import check_writable, write_rows
 from solver.montecarlo.runner import MAX_GAMES, RunResult, default_workers, run_experiments
+from solver.montecarlo.signals import SignalGuard
 
 #: Seeds are at most 2**32 - 1: plenty of streams (every block derives its own), and small enough
 #: that the CSV seed column survives a spreadsheet (which keeps only 15 significant digits).
@@ -99,30 +101,32 @@ def run_and_report(
             raise SolverError("--scheduler needs --backend dask")
         scheduler = None
     workers = workers or default_workers()
-    if backend == "dask":
-        from solver.montecarlo.dask_backend import dask_executor
+    with SignalGuard() as guard:  # SIGINT/SIGTERM/SIGHUP: stop, save the finished games, exit 128+N
+        if backend == "dask":
+            from solver.montecarlo.dask_backend import dask_executor
 
-        with dask_executor(scheduler, workers) as (executor, n_workers):
-            result = run_experiments(experiments, games, seed, workers=n_workers, block_size=block_size,
-                                     executor=executor, progress=not quiet)
-    else:
-        result = run_experiments(experiments, games, seed, workers=workers, block_size=block_size,
-                                 progress=not quiet)
-    write_rows(result.rows(), output, fmt)
-    for path, make_rows in extra_outputs:
-        if path:
-            write_rows([_with_run_columns(row, result) for row in make_rows(result)], path, "csv")
-    footer = f"{command_line()} · seed {result.seed} · solver {__version__}"
-    for path, draw in drawings:
-        draw(result, path, footer)
-    if not quiet and sys.stderr.isatty():
-        rate = result.total_games / result.elapsed if result.elapsed > 0 else float("nan")
-        click.echo(f"{result.total_games} games in {result.elapsed:.2f} s ({rate:,.0f} games/s)", err=True)
-    if not result.complete:
-        click.echo(f"solver: interrupted; wrote the {result.total_games} finished games", err=True)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(130)  # the results are written; don't wait for killed workers' queues at exit
+            with dask_executor(scheduler, workers) as (executor, n_workers):
+                result = run_experiments(experiments, games, seed, workers=n_workers, block_size=block_size,
+                                         executor=executor, progress=not quiet, guard=guard)
+        else:
+            result = run_experiments(experiments, games, seed, workers=workers, block_size=block_size,
+                                     progress=not quiet, guard=guard)
+        write_rows(result.rows(), output, fmt)
+        for path, make_rows in extra_outputs:
+            if path:
+                write_rows([_with_run_columns(row, result) for row in make_rows(result)], path, "csv")
+        footer = f"{command_line()} · seed {result.seed} · solver {__version__}"
+        for path, draw in drawings:
+            draw(result, path, footer)
+        if not quiet and sys.stderr.isatty():
+            rate = result.total_games / result.elapsed if result.elapsed > 0 else float("nan")
+            click.echo(f"{result.total_games} games in {result.elapsed:.2f} s ({rate:,.0f} games/s)", err=True)
+        if not result.complete or guard.signum is not None:
+            what = "interrupted" if guard.signum in (None, signal.SIGINT) else f"stopped by {signal.Signals(guard.signum).name}"
+            click.echo(f"solver: {what}; wrote the {result.total_games} finished games", err=True)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(guard.exit_status)  # the results are written; don't wait for killed workers' queues
     return result
 
 
