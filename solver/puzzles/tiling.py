@@ -20,8 +20,18 @@ import numpy as np
 
 from solver._ext.exact_cover import ExactCover
 from solver.puzzles.geometry import board_symmetries, canonical, edges, placements
-from solver.puzzles.result import IMPOSSIBLE, SOLVED, UNKNOWN, Result
+from solver.puzzles.result import IMPOSSIBLE, SOLVED, UNKNOWN, Result, TooLarge
 from solver.puzzles.spec import Puzzle
+
+#: Most options (placements of a colour's shape) one exact-cover problem may have: about 200 bytes
+#: each while it is built (pentomino-15x16-no-edge has 46,384).  Larger problems answer "unknown".
+MAX_OPTIONS = 1_000_000
+
+
+def _check_size(n_options: int) -> None:
+    if n_options > MAX_OPTIONS:
+        raise TooLarge(f"exact cover skipped: {n_options:,} options, more than the {MAX_OPTIONS:,} "
+                       f"a problem may have")
 
 
 def applicable(puzzle: Puzzle) -> bool:
@@ -152,7 +162,8 @@ def build_coloured(puzzle: Puzzle, symmetries=(), pin_colour: bool = False):
     colour_id = {c: i for i, c in enumerate(puzzle.colors)}
     options, meta = [], []
     cache = {name: placements(piece_of[name], puzzle.width, puzzle.height, puzzle.blocked)
-             for _, name in keys}
+             for name in dict.fromkeys(n for _, n in keys)}  # once per shape, not per colour
+    _check_size(sum(len(cache[name]) for _, name in keys))
     restricted = None
     if len(symmetries) > 1:
         best = None
@@ -293,7 +304,9 @@ def build_half_turn(puzzle: Puzzle):
     edge_list = [(a, b) for a, b in edges(puzzle.width, puzzle.height) if a in index and b in index]
     edge_id = {e: i for i, e in enumerate(edge_list)}
     options, meta = [], []
-    cache = {name: placements(piece_of[name], puzzle.width, puzzle.height, puzzle.blocked) for _, name in keys}
+    cache = {name: placements(piece_of[name], puzzle.width, puzzle.height, puzzle.blocked)
+             for name in dict.fromkeys(n for _, n in keys)}  # once per shape, not per colour
+    _check_size(sum(len(cache[name]) for _, name in keys))
     for k, (c, name) in enumerate(keys):
         ci = half.index(c)
         for cells in cache[name]:
