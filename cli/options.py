@@ -14,7 +14,7 @@ import click
 from solver import __version__
 from solver.errors import SolverError
 from solver.montecarlo.experiment import Experiment
-from solver.montecarlo.output import check_writable, write_rows
+from solver.montecarlo.output import check_writable, write_rows, write_text_atomic
 from solver.montecarlo.runner import MAX_GAMES, RunResult, default_workers, run_experiments
 from solver.montecarlo.signals import SignalGuard
 
@@ -206,4 +206,9 @@ def histogram_rows(result: RunResult, key_columns: Sequence[str]) -> list[dict[s
     return rows
 
 
-
+def echo_or_write(text: str, output: str) -> None:
+    """A template or other text to stdout ('-') or, atomically, to a file."""
+    if output == "-":
+        click.echo(text, nl=False)
+    else:
+        write_text_atomic(output, text)
