@@ -169,7 +169,7 @@ def mutants(seed_texts: Sequence[str], count: int, seed: int, json_docs: bool = 
             if json_docs and r < 0.5:
                 try:
                     text = json.dumps(mutate_json_doc(json.loads(text), rnd), ensure_ascii=rnd.random() < 0.5)
-                except ValueError:
+                except (ValueError, RecursionError):
                     text = mutate_text(text, rnd)
             else:
                 text = mutate_text(text, rnd)
@@ -191,7 +191,7 @@ def jsonl_mutants(seed_texts: Sequence[str], count: int, seed: int) -> list[byte
         if r < 0.5:
             try:
                 lines[k] = json.dumps(mutate_json_doc(json.loads(lines[k]), rnd), ensure_ascii=rnd.random() < 0.5)
-            except ValueError:
+            except (ValueError, RecursionError):
                 lines[k] = mutate_text(lines[k], rnd)
         elif r < 0.8:
             lines[k] = mutate_text(lines[k], rnd)
