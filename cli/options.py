@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 import signal
@@ -21,6 +22,18 @@ from solver.montecarlo.signals import SignalGuard
 #: Seeds are at most 2**32 - 1: plenty of streams (every block derives its own), and small enough
 #: that the CSV seed column survives a spreadsheet (which keeps only 15 significant digits).
 MAX_SEED = 2**32 - 1
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds >= ``min``: finite (``nan`` would never compare as reached, ``inf`` never ends)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        rv = super().convert(value, param, ctx)
+        if not math.isfinite(rv):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        return rv
 
 
 def monte_carlo_options(default_games: int, default_block_size: int = 1000) -> Callable:

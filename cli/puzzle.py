@@ -11,6 +11,7 @@ import sys
 
 import click
 
+from solver.cli.options import Seconds
 from solver.errors import SolverError
 from solver.montecarlo.output import write_text_atomic
 from solver.puzzles.solution import read_solutions, svg_picture, text_picture, to_json
@@ -36,7 +37,7 @@ def list_cmd() -> None:
 
 @group.command(name="solve")
 @click.argument("puzzle")
-@click.option("--time-limit", type=click.FloatRange(min=0.01), default=60.0, show_default=True,
+@click.option("--time-limit", type=Seconds(min=0.01), default=60.0, show_default=True,
               help="Seconds before giving up (status: unknown within the limit).")
 @click.option("-j", "--workers", type=click.IntRange(min=1), default=2, show_default=True,
               help="CP-SAT worker threads.")

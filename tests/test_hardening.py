@@ -256,3 +256,9 @@ def test_models_beyond_the_size_caps_answer_unknown_with_the_reason():
     r = solve(parse_puzzle({"width": 64, "height": 64, "colors": colours, "pieces": ["all"], "full": True,
                             "blocked": [[0, 0], [1, 0]], "constraints": ["no-same-colour-edge"]}), 30, 1, 0)
     assert r.status == "unknown within the limit" and "exact cover skipped" in r.method
+
+
+@pytest.mark.parametrize("value", ["nan", "inf"])
+def test_time_limits_must_be_finite(value):
+    error(["puzzle", "solve", "pentomino-6x10", "--time-limit", value], "finite")
+    error(["thegame", "solve", "--seed", "3", "--time-limit", value], "finite")
