@@ -209,3 +209,34 @@ def test_fuzz_inputs_are_reproducible(generated):
     seeds = _texts([generated / "tetromino.json"])
     assert mutants(seeds, 20, seed=5, json_docs=True) == mutants(seeds, 20, seed=5, json_docs=True)
     assert json.loads(seeds[0])["placements"]
+
+
+@OPTION_SETTINGS
+@given(option=st.sampled_from(["--hand", "--piles", "--played", "--draw-left", "--players", "--keep-signals"]),
+       value=NUMBERISH)
+def test_thegame_advise_option_values(option, value):
+    base = {"--hand": "7,23,58,61,88,90", "--piles": "12,30,95,71", "--players": "3"}
+    base[option] = value
+    argv = ["thegame", "advise"]
+    for k, v in base.items():
+        argv += [k, v]
+    run_checked(argv)
+
+
+@OPTION_SETTINGS
+@given(option=st.sampled_from(["--players", "--template", "--depth"]), value=NUMBERISH)
+def test_blokus3d_perft_option_values(option, value):
+    base = {"--players": "2", "--template": "tower", "--depth": "1"}
+    base[option] = value
+    if option == "--depth" and value.isdigit() and (len(value) > 1 or int(value) > 2):
+        base["--depth"] = "2"  # deep valid searches only take time
+    argv = ["blokus3d", "perft"]
+    for k, v in base.items():
+        argv += [k, v]
+    run_checked(argv)
+
+
+@OPTION_SETTINGS
+@given(value=NUMBERISH)
+def test_blokus3d_box_values(value):
+    run_checked(["blokus3d", "puzzle", "--box", value, "--max-nodes", "2000"])
