@@ -160,7 +160,7 @@ def test_arrays_where_strings_belong(tmp_path, logs):
 @pytest.mark.parametrize("count", [2**63, 10**9, 65])
 def test_deck_counts_checked_before_building(tmp_path, count):
     deck = _edit_json(DECK, tmp_path / "d.json", lambda d: d["cards"][0].update(count=count))
-    error(["clovece", "check", "--deck", str(deck)], "at most 64 cards")
+    error(["clovece", "check", "--deck", str(deck)], "needs 1..64 cards")
 
 
 def test_number_on_a_card_without_one_is_refused_by_check_and_simulate(tmp_path):

@@ -86,9 +86,10 @@ def compile_deck(doc: Any, name: str = "deck") -> Deck:
             raise SolverError(f"{where}: unknown card {card!r} (known: {', '.join(CARD_KINDS)})")
         card = entry["card"]
         count = entry.get("count", 1)
-        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_CARDS - len(kind):
-            raise SolverError(f"{where} ({card}): count must be a positive integer, and the deck "
-                              f"has at most {MAX_CARDS} cards")
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise SolverError(f"{where} ({card}): count must be a positive integer")
+        if len(kind) + count > MAX_CARDS:  # before building: a count of 2**63 must not allocate
+            raise SolverError(f"deck {name!r}: needs 1..{MAX_CARDS} cards, has more with card entry {i + 1}")
         n = entry.get("n", 1 if card in ("drink",) else 0)
         if card in NUMBERED:
             lo, hi = NUMBERED[card]
