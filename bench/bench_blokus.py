@@ -1,8 +1,10 @@
 """Blokus engine benchmarks: uniform-random playouts (the full legal move list is generated at every
-ply and one move drawn uniformly from it) and legal moves listed per second, Classic and Duo.
+ply and one move drawn uniformly from it) and legal moves listed per second, Classic, Duo and
+Trigon (four colours on the edge-9 hexagon, three on the edge-8 one).
 
 Run with ``pytest bench/bench_blokus.py --benchmark-only``.  Anchor (Pentobi's C++ generator,
-same kind of playouts, one thread): 4,006 Classic and 11,461 Duo games/s, 41.6 M moves listed/s.
+same kind of playouts, one thread): 4,006 Classic and 11,461 Duo games/s, 41.6 M moves listed/s;
+Trigon side by side with Pentobi: see docs/blokus.md.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ from solver._ext import blokus as ext
 from solver.blokus.game import Game
 from solver.blokus.selfplay import SelfPlay
 
-GAMES = {"classic": 2000, "duo": 5000}
+GAMES = {"classic": 2000, "duo": 5000, "trigon": 1000, "trigon-3": 1000}
 
 
-@pytest.mark.parametrize("variant", ["classic", "duo"])
+@pytest.mark.parametrize("variant", list(GAMES))
 def test_random_playouts(benchmark, variant):
     start = Game(variant).position
     n = GAMES[variant]
@@ -27,7 +29,7 @@ def test_random_playouts(benchmark, variant):
     benchmark.extra_info.update(placements_per_game=placed / games, listed_per_game=listed / games)
 
 
-@pytest.mark.parametrize("variant", ["classic", "duo"])
+@pytest.mark.parametrize("variant", list(GAMES))
 def test_legal_moves_listed(benchmark, variant):
     """Listing the legal moves of a mid-game position (after 8 random placements per colour)."""
     game = Game(variant)

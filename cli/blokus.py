@@ -8,7 +8,7 @@ import click
 import numpy as np
 
 from solver.blokus.selfplay import SelfPlay, strategies_for
-from solver.blokus.variants import FIRST_MOVE_RULES, VARIANTS, variant_by_name
+from solver.blokus.variants import FIRST_MOVE_RULES, TOUCH_RULES, VARIANTS, variant_by_name
 from solver.cli.options import monte_carlo_options, run_and_report
 from solver.montecarlo.output import check_writable, write_text_atomic
 from solver.montecarlo.seeding import block_seed
@@ -20,8 +20,13 @@ variant_option = click.option("--variant", default="classic", show_default=True,
                               help=f"Variant: {', '.join(VARIANTS)}.")
 first_move_option = click.option("--first-move", type=click.Choice(FIRST_MOVE_RULES), default="start-cell",
                                  show_default=True,
-                                 help="start-cell: each colour's own corner (Duo: e10/j5); "
-                                      "any-corner: any corner square of the board.")
+                                 help="start-cell: each colour's own corner (Duo: e10/j5; Trigon: "
+                                      "any of the six start points); any-corner: any corner square "
+                                      "of the board (square boards).")
+touch_option = click.option("--touch", type=click.Choice(TOUCH_RULES), default="standard", show_default=True,
+                            help="How pieces of one colour may meet: standard (at corners, never "
+                                 "along an edge) or corners-only (Trigon's advanced rule: not even "
+                                 "where a side runs straight on; see docs/blokus.md).")
 
 
 @click.group(name="blokus")
@@ -45,8 +50,7 @@ def moves(game_file: str, colour: str | None, count: bool) -> None:
     game = _load(game_file)
     k = game.to_play if colour is None else game.colour_index(colour)
     if k is None:
-        if count:
-            click.echo("0")
+        click.echo("0" if count else "game over: no colour can move")
         return
     codes = game.legal_codes(k)
     if count:
@@ -60,13 +64,14 @@ def moves(game_file: str, colour: str | None, count: bool) -> None:
 @group.command()
 @variant_option
 @first_move_option
+@touch_option
 @click.option("--depth", "-d", type=click.IntRange(min=1, max=12), default=3, show_default=True,
               help="Number of plies.")
-def perft(variant: str, first_move: str, depth: int) -> None:
+def perft(variant: str, first_move: str, touch: str, depth: int) -> None:
     """Move sequences of each length 1..DEPTH from the start (a forced pass counts as one move)."""
     from solver.blokus.game import Game
 
-    game = Game(variant_by_name(variant, first_move))
+    game = Game(variant_by_name(variant, first_move, touch))
     click.echo("depth,sequences")
     for d, n in enumerate(game.position.perft(depth), start=1):
         click.echo(f"{d},{n}")
@@ -80,7 +85,7 @@ def perft(variant: str, first_move: str, depth: int) -> None:
               help="Coloured text (default: when the output is a terminal).")
 def show(game_file: str, svg_file: str | None, ansi: bool | None) -> None:
     """The board after the record as text, with scores; optionally as SVG."""
-    from solver.render.grid import svg_grid, text_grid
+    from solver.render.board import svg_board, text_board
 
     game = _load(game_file)
     if svg_file:
@@ -88,7 +93,7 @@ def show(game_file: str, svg_file: str | None, ansi: bool | None) -> None:
     v = game.variant
     if ansi is None:
         ansi = sys.stdout.isatty()
-    click.echo(text_grid(v.width, v.height, game.placements(), ansi=ansi))
+    click.echo(text_board(v.geometry, game.placements(), ansi=ansi))
     scores = game.colour_scores()
     points = game.pentobi_points()
     for k, name in enumerate(v.colours):
@@ -101,12 +106,14 @@ def show(game_file: str, svg_file: str | None, ansi: bool | None) -> None:
                                                else f"{v.colours[to_play]} to play"))
     if svg_file:
         title = f"Blokus {v.name}, after {len(game.moves)} moves"
-        write_text_atomic(svg_file, svg_grid(v.width, v.height, game.placements(), title=title))
+        marks = v.start_cells if v.shared_starts else ()
+        write_text_atomic(svg_file, svg_board(v.geometry, game.placements(), title=title, marks=marks))
 
 
 @group.command()
 @variant_option
 @first_move_option
+@touch_option
 @click.option("--strategy", "strategy", default="random", show_default=True,
               help="Strategy per seat (player), comma-separated, or one for all: random, greedy, "
                    "mc, mc:CANDIDATES:PLAYOUTS, mcts or mcts:PLAYOUTS[:key=value...].")
@@ -118,14 +125,14 @@ def show(game_file: str, svg_file: str | None, ansi: bool | None) -> None:
               help="Draw per colour how often each cell is covered at the end (all games, and the "
                    "games its side won) to this .svg, .png or .pdf file (needs the plot extra).")
 @monte_carlo_options(default_games=1000, default_block_size=200)
-def selfplay(variant: str, first_move: str, strategy: str, sgf_file: str | None, sgf_games: int,
+def selfplay(variant: str, first_move: str, touch: str, strategy: str, sgf_file: str | None, sgf_games: int,
              heatmap: str | None, games: int, seed: int, workers: int | None, backend: str,
              scheduler: str | None, block_size: int, output: str, fmt: str, quiet: bool, plot: str | None) -> None:
     """Self-play Monte Carlo: per seat win rate (outright and shared), mean score, share of colours
     placing all pieces, mean game length and legal moves per ply."""
-    v = variant_by_name(variant, first_move)
+    v = variant_by_name(variant, first_move, touch)
     strategies = strategies_for(v, strategy)
-    exp = SelfPlay(v.name, first_move, strategies, coverage=bool(heatmap))
+    exp = SelfPlay(v.name, first_move, strategies, coverage=bool(heatmap), touch=touch)
     if sgf_file:
         check_writable(sgf_file)
     run_and_report([exp], games=games, seed=seed, workers=workers, backend=backend, scheduler=scheduler,
@@ -228,8 +235,8 @@ def gtp(variant: str, strategy: str, seconds: float | None, seed: int, threads: 
 
 
 @group.command()
-@click.option("--variant", type=click.Choice(["duo", "classic-2"]), default="duo", show_default=True,
-              help="Two-player variant.")
+@click.option("--variant", type=click.Choice([n for n, v in VARIANTS.items() if v.n_players == 2]),
+              default="duo", show_default=True, help="Two-player variant.")
 @click.option("--strategy", default="mcts", show_default=True, help="Our strategy: " + strategy_help)
 @click.option("--opponent", required=True,
               help='Command line of the opponent GTP engine, e.g. "pentobi-gtp --game duo --level 1 '

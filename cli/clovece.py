@@ -7,7 +7,13 @@ from pathlib import Path
 
 import click
 
-from solver.cli.options import MAX_SEED, echo_or_write, monte_carlo_options, parse_int_list, run_and_report
+from solver.cli.options import (
+    MAX_SEED,
+    monte_carlo_options,
+    parse_int_list,
+    run_and_report,
+    write_log,
+)
 from solver.clovece.strategies import AFTER_SIX as _AFTER_SIX
 from solver.clovece.strategies import DRINK_RULES as _DRINKS
 from solver.clovece.strategies import FIRST as _FIRST
@@ -162,7 +168,7 @@ def play(variant, players, strategy, seed, board, deck, drinks, after_six, first
     from solver.clovece.deck import read_deck_text
     from solver.clovece.play import play_classic, play_napij
     from solver.clovece.strategies import parse_strategy_list
-    from solver.montecarlo.output import check_writable, write_text_atomic
+    from solver.montecarlo.output import check_writable
 
     _rules(variant, drinks, after_six, first, board, deck)
     names = parse_strategy_list(strategy, players)
@@ -172,11 +178,8 @@ def play(variant, players, strategy, seed, board, deck, drinks, after_six, first
     else:
         log = play_napij(players, names, seed, drinks, first, read_board_text(board) if board else None,
                          read_deck_text(deck) if deck else None)
-    if log_path == "-":
-        click.echo(log.jsonl(), nl=False)
+    if write_log(log_path, log.jsonl()):
         return
-    if log_path:
-        write_text_atomic(log_path, log.jsonl())
     click.echo(log.text(), nl=False)
 
 
@@ -201,4 +204,4 @@ def template(kind: str, output: str) -> None:
     from solver.clovece.deck import default_deck_path
 
     path = default_board_path() if kind == "board" else default_deck_path()
-    echo_or_write(path.read_text(encoding="utf-8"), output)
+    write_log(output, path.read_text(encoding="utf-8"))

@@ -170,6 +170,18 @@ def _with_run_columns(row: dict[str, Any], result: RunResult) -> dict[str, Any]:
     return {**row, **{k: v for k, v in extra.items() if k not in row}}
 
 
+def write_log(log_path: str | None, jsonl: str) -> bool:
+    """``--log`` of the play commands (and the templates of ``squid params``, ``clovece template``):
+    write the text atomically to ``log_path``, or print it when ``log_path`` is ``-``; True when it
+    went to stdout (the command then prints nothing else)."""
+    if log_path == "-":
+        click.echo(jsonl, nl=False)
+        return True
+    if log_path:
+        write_text_atomic(log_path, jsonl)
+    return False
+
+
 def parse_int_list(text: str, name: str, low: int, high: int) -> list[int]:
     """'3', '1,3,5' or '1-5' (or mixed) -> sorted list of ints within [low, high].
 
@@ -217,11 +229,3 @@ def histogram_rows(result: RunResult, key_columns: Sequence[str]) -> list[dict[s
                 if count:
                     rows.append({**ident, "histogram": name, "value": value, "count": int(count)})
     return rows
-
-
-def echo_or_write(text: str, output: str) -> None:
-    """A template or other text to stdout ('-') or, atomically, to a file."""
-    if output == "-":
-        click.echo(text, nl=False)
-    else:
-        write_text_atomic(output, text)

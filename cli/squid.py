@@ -1,4 +1,5 @@
-"""`solver squid` commands: Monte Carlo analysis of the Squid Game board game."""
+"""`solver squid` commands: simulate (Monte Carlo analysis of the Squid Game board game), params (the
+default parameter file), play (one game, round by round, with a JSON Lines log) and replay (check such a log)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,13 @@ from pathlib import Path
 
 import click
 
-from solver.cli.options import echo_or_write, monte_carlo_options, parse_int_list, run_and_report
+from solver.cli.options import (
+    MAX_SEED,
+    monte_carlo_options,
+    parse_int_list,
+    run_and_report,
+    write_log,
+)
 from solver.squid.params import DEFAULT_FILE, engine_dict, load_params, parse_sweep, with_value
 
 
@@ -63,4 +70,48 @@ def simulate(players: str, strategy: str, params_file: str | None, sweep: str | 
               show_default=True, help="Where to write the default parameter file.")
 def params_cmd(output: str) -> None:
     """Print the documented default parameter file (a template for --params)."""
-    echo_or_write(DEFAULT_FILE.read_text(encoding="utf-8"), output)
+    write_log(output, DEFAULT_FILE.read_text(encoding="utf-8"))
+
+
+@group.command()
+@click.option("--players", "-p", type=click.IntRange(3, 6), default=5, show_default=True, help="Players (3-6).")
+@click.option("--strategy", "-s", default="random", show_default=True,
+              help="Policy per seat: random, careful, bold, equilibrium; one name = all seats, "
+                   "or a comma-separated list with one name per seat.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=1, show_default=True,
+              help="Seed of the game (the same as the first game of simulate with this seed).")
+@click.option("--params", "params_file", type=click.Path(dir_okay=False), default=None,
+              help="TOML file overriding the documented default parameters.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              help="Write the replayable JSON Lines log here ('-' is stdout instead of the move list).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the winner, not the move list.")
+def play(players: int, strategy: str, seed: int, params_file: str | None, log_path: str | None,
+         quiet: bool) -> None:
+    """Play one game and print it sub-game by sub-game, round by round: secret cards revealed, cards
+    turned, tokens moved, eliminated and surviving."""
+    from solver.montecarlo.output import check_writable
+    from solver.squid.experiment import parse_strategies
+    from solver.squid.play import play_game
+
+    names = parse_strategies(strategy, players)
+    params = load_params(params_file)
+    check_writable(log_path)
+    log = play_game(players, names, seed, params)
+    if write_log(log_path, log.jsonl()):
+        return
+    if quiet:
+        result = log.lines[-1]
+        click.echo(f"player {result['winner']} wins ({result['result'].replace('_', ' ')})")
+    else:
+        click.echo(log.text(), nl=False)
+
+
+@group.command()
+@click.argument("log_file", type=click.Path(dir_okay=False))
+def replay(log_file: str) -> None:
+    """Check a game log against every rule; report the first line that breaks one (exit status 2)."""
+    from solver.squid.replay import check_file
+
+    s = check_file(log_file)
+    click.echo(f"{log_file}: valid ({s.players} players, {s.lines} lines, player {s.winner} wins by "
+               f"{s.how.replace('_', ' ')})")

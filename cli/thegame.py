@@ -64,7 +64,8 @@ def simulate(players, strategy, variants, histogram, games, seed, workers, backe
               help="Write the replayable JSON Lines log here ('-' is stdout).")
 def play(players, strategy, variant, seed, log_path) -> None:
     """Play one game and print its result (and optionally write its log)."""
-    from solver.montecarlo.output import check_writable, write_text_atomic
+    from solver.cli.options import write_log
+    from solver.montecarlo.output import check_writable
     from solver.thegame.play import play_seed
     from solver.thegame.strategies import parse_strategy
     from solver.thegame.variants import get_variant, hand_size
@@ -74,11 +75,8 @@ def play(players, strategy, variant, seed, log_path) -> None:
     var = get_variant(variant)
     check_writable(log_path)
     log = play_seed(players, var, spec, seed)
-    if log_path == "-":
-        click.echo(log.jsonl(), nl=False)
+    if write_log(log_path, log.jsonl()):
         return
-    if log_path:
-        write_text_atomic(log_path, log.jsonl())
     result = "win" if log.win else "loss"
     click.echo(f"{result}: {log.cards_left} cards left after {len(log.turns)} turns "
                f"({players} players, {spec.label}, {var.name}, seed {seed})")
@@ -118,8 +116,9 @@ def _limit_options(func):
 def solve(players, variant, seed, from_log, deck, log_path, node_limit, time_limit) -> None:
     """Decide whether a deal can be won when every card's position is known."""
     from solver._ext import thegame as engine
+    from solver.cli.options import write_log
     from solver.errors import SolverError
-    from solver.montecarlo.output import check_writable, write_text_atomic
+    from solver.montecarlo.output import check_writable
     from solver.thegame.solve import deck_from_log, parse_deck
     from solver.thegame.solve import solve as solve_deal
     from solver.thegame.variants import get_variant, hand_size
@@ -136,11 +135,8 @@ def solve(players, variant, seed, from_log, deck, log_path, node_limit, time_lim
     else:
         cards = parse_deck(deck)
     sol = solve_deal(cards, players, var, node_limit=node_limit, time_limit=time_limit, seed=seed)
-    if log_path == "-":
-        click.echo(sol.log.jsonl(), nl=False)
+    if write_log(log_path, sol.log.jsonl()):
         return
-    if log_path:
-        write_text_atomic(log_path, sol.log.jsonl())
     where = f"{players} player{'s' if players > 1 else ''}, {var.name}" + (f", seed {seed}" if seed is not None else "")
     stats = f"{sol.nodes:,} nodes, {sol.seconds:.2f} s"
     if sol.status == "win":

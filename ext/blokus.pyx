@@ -1,15 +1,19 @@
 # cython: language_level=3
-"""Blokus move generation on bitboards, playouts and self-play, all in C.
+"""Blokus move generation on bitboards, playouts and self-play, all in C, for every board.
 
-Board: one 64-bit word per row (bit x = column x), rows from the bottom, padded with zero rows
-above the board, so a rectangular board up to 62 columns and 24 rows fits (Trigon's board can be
-mapped onto such a grid of triangles later; only the neighbour masks change).
+The engine knows no board shape: a board is a rectangular frame of up to 62 columns and 24 rows
+(one 64-bit word per row, bit x = column x, rows from the bottom) with a mask of the cells on the
+board, and a *piece set* whose orientation tables (cells, edge halo, corner cells, row shapes)
+are computed by the geometry layer (:mod:`solver.blokus.geometry`) and copied into C arrays at
+import.  Square boards and Trigon's hexagon of triangles are two such boards; on a triangle
+lattice an orientation fits only at offsets of the right parity (``o_par``, ``board_parity``).
 
-Per colour the engine keeps two bitboards:
+Per colour the engine keeps three bitboards:
 
 * ``free``: cells where a piece of this colour may lie (on the board, empty, not edge-adjacent to
-  this colour);
-* ``attach``: free cells corner-adjacent to this colour (before its first move: its start cells).
+  this colour, and under the corners-only rule not beside a straight side of it);
+* ``attach``: free cells corner-adjacent to this colour (before its first move: its start cells);
+* ``own``: the cells it covers (the corners-only rule looks at them).
 
 A placement is an orientation ``o`` anchored with its lowest-leftmost bounding box corner at
 column ``c``, row ``r``; it is legal iff every cell is free and at least one is an attach cell.
@@ -19,111 +23,174 @@ once::
     legal = AND over cells (free[r + dy] >> dx)  &  OR over cells (attach[r + dy] >> dx)
 
 Only rows within reach of an attach cell are looked at, pieces already placed are skipped.  A
-move is the small integer ``code = (o * height + r) * width + c``.
+move is the integer ``code = (o * height + r) * width + c`` (``move_t``, 32 bits: Trigon has
+155 orientations on a 35 x 18 frame).
 """
 
-from libc.stdint cimport uint64_t, uint32_t, uint16_t, int32_t, int64_t, int16_t, int8_t
+from libc.stdint cimport uint64_t, uint32_t, int32_t, int64_t, int16_t, int8_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free as cfree
+from cpython.exc cimport PyErr_Clear
+from bits cimport ctz64, popcount64
 from rng cimport Rng, rng_seed, rng_next, rng_below
 
 import numpy as np
 
-from solver.blokus.pieces import PIECES
+from solver.blokus.pieces import PIECE_SETS
 
 
-cdef extern from *:
-    """
-    static inline int blk_ctz(unsigned long long x) { return __builtin_ctzll(x); }
-    static inline int blk_popcount(unsigned long long x) { return __builtin_popcountll(x); }
-    """
-    int blk_ctz(unsigned long long x) nogil
-    int blk_popcount(unsigned long long x) nogil
+cdef extern from "Python.h":
+    # declared without Cython's exception check: the caller looks at the result itself
+    int check_signals "PyErr_CheckSignals" ()
 
 
 DEF MAXROWS = 32
-DEF NPIECES = 21
-DEF MAXORIENT = 96
-DEF MAXCELLS = 5
+DEF MAXPIECES = 24
+DEF MAXORIENT = 160
+DEF MAXCELLS = 6
+DEF MAXH = 5          # rows an orientation may span (the scan is unrolled up to this)
+DEF MAXW = 8          # columns an orientation may span
+DEF MAXPAT = 12       # row shapes of one piece set
+DEF MAXSETS = 2
+DEF PAD = 2           # halo and corner rows are stored shifted by PAD bits (cells left of the anchor)
 DEF MAXCOLOURS = 4
 DEF MAXLIST = 32768
+DEF MAXWIDTH = 62
+DEF MAXHEIGHT = 24
 
 DEF MAXPLIES = 128
 
-# ---------------------------------------------------------------- orientation tables (global)
-cdef int n_orient = 0
-cdef int o_piece[MAXORIENT]
-cdef int o_ncells[MAXORIENT]
-cdef int o_w[MAXORIENT]
-cdef int o_h[MAXORIENT]
-cdef int o_dx[MAXORIENT][MAXCELLS]
-cdef int o_dy[MAXORIENT][MAXCELLS]
-cdef uint64_t o_rows[MAXORIENT][MAXCELLS]       # cell rows, bit dx
-cdef int o_roff[MAXORIENT][MAXCELLS]             # row i: pattern * MAXROWS + i (see scan)
-cdef int o_rsh[MAXORIENT][MAXCELLS]              # row i: column of its leftmost cell
-cdef uint64_t o_halo[MAXORIENT][MAXCELLS + 2]   # cells + edge neighbours, rows -1..h, bit dx + 1
-cdef uint64_t o_diag[MAXORIENT][MAXCELLS + 2]   # corner-only neighbours, rows -1..h, bit dx + 1
-cdef int p_size[NPIECES]
-cdef int p_first[NPIECES]
-cdef int p_count[NPIECES]
-cdef int monomino = 0
+ctypedef uint32_t move_t
 
-#: Python view of the orientation table: (piece index, cells) per orientation index
-ORIENTATIONS = []
+DEF RECORD_SHIFT = 24
+#: a recorded move is ``colour << RECORD_COLOUR_SHIFT | code`` (simulate_block's ``record``)
+RECORD_COLOUR_SHIFT = RECORD_SHIFT
+
+# ---------------------------------------------------------------- orientation tables
 
 
-#: the row shapes of all orientations, leftmost cell at 0 (scan precomputes each one per row)
-ROW_PATTERNS = [(0,), (0, 1), (0, 1, 2), (0, 1, 2, 3), (0, 1, 2, 3, 4), (0, 2)]
+cdef struct PieceTables:
+    int32_t n_orient
+    int32_t n_pieces
+    int32_t n_pat
+    int32_t total_cells
+    int32_t monomino
+    int32_t p_size[MAXPIECES]
+    int32_t p_first[MAXPIECES]
+    int32_t p_count[MAXPIECES]
+    int32_t o_piece[MAXORIENT]
+    int32_t o_ncells[MAXORIENT]
+    int32_t o_w[MAXORIENT]
+    int32_t o_h[MAXORIENT]
+    int32_t o_par[MAXORIENT]                  # parity of the shape (triangles; squares: 0)
+    int32_t o_dx[MAXORIENT][MAXCELLS]
+    int32_t o_dy[MAXORIENT][MAXCELLS]
+    uint64_t o_rows[MAXORIENT][MAXH]          # cell rows, bit dx
+    int32_t o_roff[MAXORIENT][MAXH]           # row i: pattern * MAXROWS + i (see scan)
+    int32_t o_rsh[MAXORIENT][MAXH]            # row i: column of its leftmost cell
+    uint64_t o_halo[MAXORIENT][MAXH + 2]      # cells + edge neighbours, rows -1..h, bit dx + PAD
+    uint64_t o_diag[MAXORIENT][MAXH + 2]      # corner-only neighbours, rows -1..h, bit dx + PAD
+    uint64_t o_opp[MAXORIENT][MAXH + 2]       # corners-only rule: cells beside a straight side
+    int32_t o_nopp[MAXORIENT]                 # ... their number, and the cells themselves
+    int32_t o_oppx[MAXORIENT][16]
+    int32_t o_oppy[MAXORIENT][16]
+    int32_t pat_parent[MAXPAT]                # row shape p = shape pat_parent[p] plus one cell ...
+    int32_t pat_shift[MAXPAT]                 # ... at column pat_shift[p] (shape 0 is one cell)
+    int32_t parity_matters                    # 1 on a lattice whose cells come in two kinds
 
 
-def _build_tables():
-    global n_orient, monomino
-    cdef int o = 0, i, x, y
-    for piece in PIECES:
-        p_size[piece.index] = piece.size
-        p_first[piece.index] = o
-        p_count[piece.index] = len(piece.orientations)
-        if piece.size == 1:
-            monomino = piece.index
-        for shape in piece.orientations:
-            cells = set(shape)
-            o_piece[o] = piece.index
-            o_ncells[o] = len(shape)
-            o_w[o] = max(c[0] for c in shape) + 1
-            o_h[o] = max(c[1] for c in shape) + 1
-            for i in range(MAXCELLS):
-                o_rows[o][i] = 0
-            for i in range(MAXCELLS + 2):
-                o_halo[o][i] = 0
-                o_diag[o][i] = 0
-            for i, (x, y) in enumerate(shape):
-                o_dx[o][i] = x
-                o_dy[o][i] = y
-                o_rows[o][y] |= (<uint64_t>1) << x
-            for i in range(o_h[o]):
-                xs = sorted(x for (x, y) in shape if y == i)
+cdef PieceTables TABLES[MAXSETS]
+
+#: names of the piece sets in engine order (a Position's ``piece_set`` indexes this)
+SET_NAMES = tuple(PIECE_SETS)
+
+#: Python view of the orientation tables: per piece set, (piece index, cells, parity) per orientation
+ORIENTATIONS = {}
+
+#: per piece set, the row shapes of its orientations, leftmost cell at 0 (scan precomputes each)
+ROW_PATTERNS = {}
+
+
+def _build_tables(int set_id, piece_set):
+    """Copy one piece set's orientation tables (computed by the geometry layer) into C."""
+    cdef PieceTables* T = &TABLES[set_id]
+    cdef int o = 0, i, x, y, pi
+    lattice = piece_set.lattice
+    memset(T, 0, sizeof(PieceTables))
+    orients = []
+    patterns = [(0,)]
+    for piece in piece_set.pieces:
+        for shape, parity in piece.forms:
+            for row in range(max(c[1] for c in shape) + 1):
+                xs = sorted(x for (x, y) in shape if y == row)
                 pattern = tuple(x - xs[0] for x in xs)
-                o_roff[o][i] = ROW_PATTERNS.index(pattern) * MAXROWS + i
-                o_rsh[o][i] = xs[0]
-            for i in range(o_h[o], MAXCELLS):
-                o_roff[o][i] = o_roff[o][0]   # unused rows repeat row 0
-                o_rsh[o][i] = o_rsh[o][0]
-            halo = set()
-            for (x, y) in cells:
-                for (a, b) in ((x, y), (x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
-                    halo.add((a, b))
+                for n in range(1, len(pattern) + 1):       # every prefix too: built incrementally
+                    if pattern[:n] not in patterns:
+                        patterns.append(pattern[:n])
+    patterns.sort(key=lambda p: (len(p), p))
+    if len(patterns) > MAXPAT or len(piece_set.pieces) > MAXPIECES:
+        raise ValueError("piece set too large for the engine's tables")
+    T.n_pat = len(patterns)
+    T.parity_matters = 1 if lattice.shift_parity(0, 1) != 0 else 0
+    for pi, pattern in enumerate(patterns):
+        # (the module is compiled without negative indexing)
+        T.pat_parent[pi] = patterns.index(pattern[:len(pattern) - 1]) if len(pattern) > 1 else 0
+        T.pat_shift[pi] = pattern[len(pattern) - 1]
+    T.n_pieces = len(piece_set.pieces)
+    T.total_cells = piece_set.cells
+    T.monomino = piece_set.monomino
+    for piece in piece_set.pieces:
+        T.p_size[piece.index] = piece.size
+        T.p_first[piece.index] = o
+        T.p_count[piece.index] = len(piece.forms)
+        for shape, parity in piece.forms:
+            if o >= MAXORIENT or len(shape) > MAXCELLS:
+                raise ValueError("piece set too large for the engine's tables")
+            cells = set(shape)
+            T.o_piece[o] = piece.index
+            T.o_ncells[o] = len(shape)
+            T.o_par[o] = parity
+            T.o_w[o] = max(c[0] for c in shape) + 1
+            T.o_h[o] = max(c[1] for c in shape) + 1
+            if T.o_h[o] > MAXH or T.o_w[o] > MAXW:
+                raise ValueError("piece too large for the engine's tables")
+            for i, (x, y) in enumerate(shape):
+                T.o_dx[o][i] = x
+                T.o_dy[o][i] = y
+                T.o_rows[o][y] |= (<uint64_t>1) << x
+            for i in range(T.o_h[o]):
+                xs = sorted(x for (x, y) in shape if y == i)
+                T.o_roff[o][i] = patterns.index(tuple(x - xs[0] for x in xs)) * MAXROWS + i
+                T.o_rsh[o][i] = xs[0]
+            for i in range(T.o_h[o], MAXH):
+                T.o_roff[o][i] = T.o_roff[o][0]   # unused rows repeat row 0
+                T.o_rsh[o][i] = T.o_rsh[o][0]
+            halo = set(cells)
+            corner = set()
+            for cell in cells:
+                edge, diag = lattice.neighbours(cell, parity)
+                halo.update(edge)
+                corner.update(diag)
+            corner -= halo
+            opp = lattice.straight_sides(shape, parity) - halo
             for (a, b) in halo:
-                o_halo[o][b + 1] |= (<uint64_t>1) << (a + 1)
-            for (x, y) in cells:
-                for (a, b) in ((x - 1, y - 1), (x + 1, y - 1), (x - 1, y + 1), (x + 1, y + 1)):
-                    if (a, b) not in halo:
-                        o_diag[o][b + 1] |= (<uint64_t>1) << (a + 1)
-            ORIENTATIONS.append((piece.index, tuple(shape)))
+                T.o_halo[o][b + 1] |= (<uint64_t>1) << (a + PAD)
+            for (a, b) in corner:
+                T.o_diag[o][b + 1] |= (<uint64_t>1) << (a + PAD)
+            for i, (a, b) in enumerate(sorted(opp)):
+                T.o_opp[o][b + 1] |= (<uint64_t>1) << (a + PAD)
+                T.o_oppx[o][i] = a
+                T.o_oppy[o][i] = b
+            T.o_nopp[o] = len(opp)
+            orients.append((piece.index, tuple(shape), parity))
             o += 1
-    n_orient = o
+    T.n_orient = o
+    ORIENTATIONS[set_id] = orients
+    ROW_PATTERNS[set_id] = tuple(patterns)
 
 
-_build_tables()
+for _i, _name in enumerate(SET_NAMES):
+    _build_tables(_i, PIECE_SETS[_name])
 
 # ---------------------------------------------------------------- game state
 
@@ -131,9 +198,10 @@ _build_tables()
 cdef struct ColourState:
     uint64_t free[MAXROWS]
     uint64_t attach[MAXROWS]
+    uint64_t own[MAXROWS]
     uint32_t left          # bit p set: piece p not yet placed
     int32_t placed         # pieces placed
-    int32_t squares_left
+    int32_t squares_left   # cells of the pieces not yet placed
     int32_t last_piece     # index of the piece placed last (-1: none)
     int32_t out            # 1 once the colour is known to have no move (it never gets one again)
 
@@ -143,10 +211,21 @@ cdef struct State:
     int32_t n_colours
     int32_t width
     int32_t height
+    int32_t piece_set      # index into TABLES
+    int32_t board_parity   # parity of the board's lattice (triangles; squares: 0)
+    int32_t corners_only   # 1: same-coloured pieces may meet only corner to corner (no straight side)
     int32_t to_play        # colour whose turn it is (it may have to pass)
     int32_t n_out
     int32_t rot_count      # placements by the rotating colour (classic-3's green)
     int32_t n_placed
+    # scan constants of the board (set once by state_init)
+    int32_t per            # board rows packed into one 64-bit word
+    uint64_t valid[MAXW + 1]   # valid[w]: anchor columns c <= width - w of each packed row
+    uint64_t pm[2]         # pm[q]: packed anchors with (c + j + q) even (all of them on squares)
+
+
+cdef inline const PieceTables* tables(const State* s) noexcept nogil:
+    return &TABLES[s.piece_set]
 
 
 cdef inline void decode(const State* s, int code, int* o, int* r, int* c) noexcept nogil:
@@ -157,7 +236,25 @@ cdef inline void decode(const State* s, int code, int* o, int* r, int* c) noexce
     c[0] = rem - r[0] * s.width
 
 
-cdef int scan(const State* s, int k, uint16_t* out, int stop_at_first) noexcept nogil:
+cdef inline int code_space(const State* s) noexcept nogil:
+    """Number of possible move codes on this board (codes are 0 .. code_space - 1)."""
+    return tables(s).n_orient * s.height * s.width
+
+
+cdef inline int opp_clear(const State* s, int k, int o, int r, int c) noexcept nogil:
+    """Corners-only rule: 1 if none of the cells beside a straight side of placement (o, r, c)
+    is already covered by colour k."""
+    cdef const PieceTables* T = tables(s)
+    cdef int i, x, y
+    for i in range(T.o_nopp[o]):
+        x = c + T.o_oppx[o][i]
+        y = r + T.o_oppy[o][i]
+        if 0 <= x < 64 and 0 <= y < MAXROWS and (s.c[k].own[y] >> x) & 1:
+            return 0
+    return 1
+
+
+cdef int scan(const State* s, int k, move_t* out, int stop_at_first) noexcept nogil:
     """Legal placements of colour k written to ``out`` (their number); with ``stop_at_first``
     only whether there is one (0 or 1, nothing written).
 
@@ -165,83 +262,86 @@ cdef int scan(const State* s, int k, uint16_t* out, int stop_at_first) noexcept 
     one shift-and-AND tests ``per`` anchor rows at once; a bit's position in the word is then
     exactly the move code's offset from ``(o * height + r0) * width``.  Anchors whose piece would
     stick out on the right read the next packed row, so a per-width mask keeps only columns
-    ``c <= width - w``.  Every row of every orientation is one of six shapes (``ROW_PATTERNS``),
-    so "all cells of this row free" / "some cell of it an attach cell" are precomputed per shape
-    and board row, and an orientation costs one shift per row instead of one per cell.
+    ``c <= width - w`` (and, on a triangle lattice, only anchors of the orientation's parity).
+    Every row of every orientation is one of a few shapes (``ROW_PATTERNS``), so "all cells of
+    this row free" / "some cell of it an attach cell" are precomputed per shape and board row,
+    and an orientation costs one shift per row instead of one per cell.
     """
     cdef const ColourState* cs = &s.c[k]
+    cdef const PieceTables* T = tables(s)
     cdef int H = s.height, W = s.width
-    cdef int per = 64 // W
+    cdef int per = s.per
     cdef uint32_t ar = 0
-    cdef int r, j, h, p, o, oend, base, r0, nrows
+    cdef int r, j, h, p, o, oend, base, r0, nrows, b, q, sh, nr
     cdef int f0, f1, f2, f3, f4, s0, s1, s2, s3, s4
-    cdef uint64_t a, rowmask, vmask, x
-    cdef uint64_t fp[6 * MAXROWS]
-    cdef uint64_t ap[6 * MAXROWS]
-    cdef uint64_t valid[6]
-    cdef uint32_t rm[6]
+    cdef uint64_t a, x, vm0, vm1
+    cdef uint64_t fp[MAXPAT * MAXROWS]
+    cdef uint64_t ap[MAXPAT * MAXROWS]
+    cdef uint64_t* fq
+    cdef uint64_t* aq
+    cdef const uint64_t* fpar
+    cdef const uint64_t* apar
+    cdef uint32_t rm[MAXH + 1]
     cdef uint32_t rows, left, group
-    cdef uint16_t* w = out
+    cdef move_t* w = out
     cdef int nb
+    cdef int checks_opp = s.corners_only
     cdef uint64_t top = (<uint64_t>1) << 63
     for r in range(H):
         if cs.attach[r]:
             ar |= (<uint32_t>1) << r
     if ar == 0:
         return 0
-    if per > 4:
-        per = 4
     rm[0] = 0
     rm[1] = ar
-    for h in range(2, 6):
+    for h in range(2, MAXH + 1):
         rm[h] = rm[h - 1] | (ar >> (h - 1))
-    for h in range(1, 6):
-        rm[h] &= ((<uint32_t>1) << (H - h + 1)) - 1
-        rowmask = ((<uint64_t>1) << (W - h + 1)) - 1 if W >= h else 0
-        valid[h] = 0
-        for j in range(per):
-            valid[h] |= rowmask << (j * W)
-    for r in range(H + 4):
+    for h in range(1, MAXH + 1):
+        rm[h] &= ((<uint32_t>1) << (H - h + 1)) - 1 if H >= h else 0
+    # packed rows, then each row shape from its parent shape (one shift and AND/OR per row)
+    nr = H + 4
+    for r in range(nr):
         x = 0
         a = 0
         for j in range(per):
             x |= cs.free[r + j] << (j * W)
             a |= cs.attach[r + j] << (j * W)
         fp[r] = x
-        fp[MAXROWS + r] = x & (x >> 1)
-        fp[2 * MAXROWS + r] = fp[MAXROWS + r] & (x >> 2)
-        fp[3 * MAXROWS + r] = fp[2 * MAXROWS + r] & (x >> 3)
-        fp[4 * MAXROWS + r] = fp[3 * MAXROWS + r] & (x >> 4)
-        fp[5 * MAXROWS + r] = x & (x >> 2)
         ap[r] = a
-        ap[MAXROWS + r] = a | (a >> 1)
-        ap[2 * MAXROWS + r] = ap[MAXROWS + r] | (a >> 2)
-        ap[3 * MAXROWS + r] = ap[2 * MAXROWS + r] | (a >> 3)
-        ap[4 * MAXROWS + r] = ap[3 * MAXROWS + r] | (a >> 4)
-        ap[5 * MAXROWS + r] = a | (a >> 2)
+    for p in range(1, T.n_pat):
+        sh = T.pat_shift[p]
+        fq = &fp[p * MAXROWS]
+        aq = &ap[p * MAXROWS]
+        fpar = &fp[T.pat_parent[p] * MAXROWS]
+        apar = &ap[T.pat_parent[p] * MAXROWS]
+        for r in range(nr):
+            fq[r] = fpar[r] & (fp[r] >> sh)
+            aq[r] = apar[r] | (ap[r] >> sh)
     group = ((<uint32_t>1) << per) - 1
     left = cs.left
     while left:
-        p = blk_ctz(left)
+        p = ctz64(left)
         left &= left - 1
-        o = p_first[p]
-        oend = o + p_count[p]
+        o = T.p_first[p]
+        oend = o + T.p_count[p]
         while o < oend:
-            nrows = o_h[o]
+            nrows = T.o_h[o]
             rows = rm[nrows]
-            f0 = o_roff[o][0]
-            f1 = o_roff[o][1]
-            f2 = o_roff[o][2]
-            f3 = o_roff[o][3]
-            f4 = o_roff[o][4]
-            s0 = o_rsh[o][0]
-            s1 = o_rsh[o][1]
-            s2 = o_rsh[o][2]
-            s3 = o_rsh[o][3]
-            s4 = o_rsh[o][4]
-            vmask = valid[o_w[o]]
+            f0 = T.o_roff[o][0]
+            f1 = T.o_roff[o][1]
+            f2 = T.o_roff[o][2]
+            f3 = T.o_roff[o][3]
+            f4 = T.o_roff[o][4]
+            s0 = T.o_rsh[o][0]
+            s1 = T.o_rsh[o][1]
+            s2 = T.o_rsh[o][2]
+            s3 = T.o_rsh[o][3]
+            s4 = T.o_rsh[o][4]
+            q = (T.o_par[o] + s.board_parity) & 1
+            vm0 = s.valid[T.o_w[o]] & s.pm[q]          # anchor rows r0 even
+            vm1 = s.valid[T.o_w[o]] & s.pm[q ^ 1]      # anchor rows r0 odd
             while rows:
-                r0 = blk_ctz(rows)
+                r0 = ctz64(rows)
                 rows &= ~(group << r0)
                 if nrows == 1:
                     a = (ap[r0 + f0] >> s0) & (fp[r0 + f0] >> s0)
@@ -261,26 +361,34 @@ cdef int scan(const State* s, int k, uint16_t* out, int stop_at_first) noexcept 
                           | (ap[r0 + f3] >> s3) | (ap[r0 + f4] >> s4))
                          & (fp[r0 + f0] >> s0) & (fp[r0 + f1] >> s1) & (fp[r0 + f2] >> s2)
                          & (fp[r0 + f3] >> s3) & (fp[r0 + f4] >> s4))
-                a &= vmask
+                a &= vm1 if r0 & 1 else vm0
+                base = (o * H + r0) * W
+                if checks_opp and T.o_nopp[o] and a:
+                    # corners-only: drop anchors whose straight sides meet this colour's cells
+                    x = a
+                    while x:
+                        b = ctz64(x)
+                        x &= x - 1
+                        if not opp_clear(s, k, o, r0 + b // W, b % W):
+                            a &= ~((<uint64_t>1) << b)
                 if stop_at_first:
                     if a:
                         return 1
                     continue
                 # branch-free listing of up to four moves (garbage past the count is overwritten)
-                base = (o * H + r0) * W
-                nb = blk_popcount(a)
-                w[0] = <uint16_t>(base + blk_ctz(a | top))
+                nb = popcount64(a)
+                w[0] = <move_t>(base + ctz64(a | top))
                 a &= a - 1
-                w[1] = <uint16_t>(base + blk_ctz(a | top))
+                w[1] = <move_t>(base + ctz64(a | top))
                 a &= a - 1
-                w[2] = <uint16_t>(base + blk_ctz(a | top))
+                w[2] = <move_t>(base + ctz64(a | top))
                 a &= a - 1
-                w[3] = <uint16_t>(base + blk_ctz(a | top))
+                w[3] = <move_t>(base + ctz64(a | top))
                 a &= a - 1
                 if nb > 4:
                     w += 4
                     while a:
-                        w[0] = <uint16_t>(base + blk_ctz(a))
+                        w[0] = <move_t>(base + ctz64(a))
                         w += 1
                         a &= a - 1
                 else:
@@ -289,7 +397,7 @@ cdef int scan(const State* s, int k, uint16_t* out, int stop_at_first) noexcept 
     return <int>(w - out)
 
 
-cdef inline int gen_moves(const State* s, int k, uint16_t* out) noexcept nogil:
+cdef inline int gen_moves(const State* s, int k, move_t* out) noexcept nogil:
     """All legal placements of colour k, written to out; returns their number."""
     return scan(s, k, out, 0)
 
@@ -299,35 +407,57 @@ cdef inline int has_move(const State* s, int k) noexcept nogil:
     return scan(s, k, NULL, 1)
 
 
-cdef int is_legal(const State* s, int k, int code) noexcept nogil:
-    """1 if placement ``code`` is legal for colour k."""
-    cdef int o, r, c, i, hit = 0
-    if code < 0 or code >= n_orient * s.height * s.width:
+cdef int fits(const State* s, int code) noexcept nogil:
+    """1 if ``code`` names an orientation lying inside the frame at an offset of its parity."""
+    cdef const PieceTables* T = tables(s)
+    cdef int o, r, c
+    if code < 0 or code >= code_space(s):
         return 0
     decode(s, code, &o, &r, &c)
-    if not (s.c[k].left >> o_piece[o]) & 1:
+    if r + T.o_h[o] > s.height or c + T.o_w[o] > s.width:
         return 0
-    if r + o_h[o] > s.height or c + o_w[o] > s.width:
+    if T.parity_matters and (c + r + T.o_par[o] + s.board_parity) & 1:
         return 0
-    for i in range(o_ncells[o]):
-        if not (s.c[k].free[r + o_dy[o][i]] >> (c + o_dx[o][i])) & 1:
+    return 1
+
+
+cdef int is_legal(const State* s, int k, int code) noexcept nogil:
+    """1 if placement ``code`` is legal for colour k."""
+    cdef const PieceTables* T = tables(s)
+    cdef int o, r, c, i, hit = 0
+    if not fits(s, code):
+        return 0
+    decode(s, code, &o, &r, &c)
+    if not (s.c[k].left >> T.o_piece[o]) & 1:
+        return 0
+    for i in range(T.o_ncells[o]):
+        if not (s.c[k].free[r + T.o_dy[o][i]] >> (c + T.o_dx[o][i])) & 1:
             return 0
-        if (s.c[k].attach[r + o_dy[o][i]] >> (c + o_dx[o][i])) & 1:
+        if (s.c[k].attach[r + T.o_dy[o][i]] >> (c + T.o_dx[o][i])) & 1:
             hit = 1
+    if hit and s.corners_only and not opp_clear(s, k, o, r, c):
+        return 0
     return hit
+
+
+cdef inline uint64_t shifted(uint64_t pattern, int c) noexcept nogil:
+    """A halo/corner row (bit dx + PAD) moved to anchor column c."""
+    return (pattern << c) >> PAD
 
 
 cdef void play(State* s, int k, int code) noexcept nogil:
     """Place ``code`` for colour k (assumed legal) and update every colour's bitboards."""
+    cdef const PieceTables* T = tables(s)
     cdef int o, r, c, i, j, row, h
-    cdef uint64_t m
+    cdef uint64_t m, block
     cdef ColourState* cs = &s.c[k]
     decode(s, code, &o, &r, &c)
-    h = o_h[o]
+    h = T.o_h[o]
     if cs.placed == 0:
         memset(cs.attach, 0, sizeof(cs.attach))
     for i in range(h):
-        m = ~(o_rows[o][i] << c)
+        cs.own[r + i] |= T.o_rows[o][i] << c
+        m = ~(T.o_rows[o][i] << c)
         for j in range(s.n_colours):
             s.c[j].free[r + i] &= m
             s.c[j].attach[r + i] &= m
@@ -335,34 +465,54 @@ cdef void play(State* s, int k, int code) noexcept nogil:
         row = r - 1 + i
         if row < 0:
             continue
-        cs.free[row] &= ~((o_halo[o][i] << c) >> 1)
-        cs.attach[row] = (cs.attach[row] | ((o_diag[o][i] << c) >> 1)) & cs.free[row]
-    cs.left &= ~((<uint32_t>1) << o_piece[o])
+        block = T.o_halo[o][i]
+        if s.corners_only:
+            block |= T.o_opp[o][i]
+        cs.free[row] &= ~shifted(block, c)
+        cs.attach[row] = (cs.attach[row] | shifted(T.o_diag[o][i], c)) & cs.free[row]
+    cs.left &= ~((<uint32_t>1) << T.o_piece[o])
     cs.placed += 1
-    cs.squares_left -= o_ncells[o]
-    cs.last_piece = o_piece[o]
+    cs.squares_left -= T.o_ncells[o]
+    cs.last_piece = T.o_piece[o]
     s.n_placed += 1
 
 
-cdef void state_init(State* s, int width, int height, int n_colours) noexcept nogil:
-    cdef int k, r
+cdef void state_init(State* s, int piece_set, int width, int height, int parity, const uint64_t* rows,
+                     int n_colours, int corners_only) noexcept nogil:
+    cdef const PieceTables* T = &TABLES[piece_set]
+    cdef int k, r, j, w
+    cdef uint64_t rowmask
     memset(s, 0, sizeof(State))
     s.width = width
     s.height = height
+    s.per = 64 // width if 64 // width < 4 else 4
+    for w in range(1, MAXW + 1):
+        rowmask = ((<uint64_t>1) << (width - w + 1)) - 1 if width >= w else 0
+        for j in range(s.per):
+            s.valid[w] |= rowmask << (j * width)
+    for j in range(s.per):
+        for r in range(width):
+            s.pm[(r + j) & 1] |= (<uint64_t>1) << (j * width + r)
+    if not T.parity_matters:
+        s.pm[0] = s.pm[0] | s.pm[1]
+        s.pm[1] = s.pm[0]
     s.n_colours = n_colours
+    s.piece_set = piece_set
+    s.board_parity = parity
+    s.corners_only = corners_only
     for k in range(n_colours):
         for r in range(height):
-            s.c[k].free[r] = ((<uint64_t>1) << width) - 1
-        s.c[k].left = ((<uint32_t>1) << NPIECES) - 1
-        s.c[k].squares_left = 89
+            s.c[k].free[r] = rows[r]
+        s.c[k].left = ((<uint32_t>1) << T.n_pieces) - 1
+        s.c[k].squares_left = T.total_cells
         s.c[k].last_piece = -1
 
 
 cdef inline int colour_score(const State* s, int k) noexcept nogil:
-    """Blokus score: minus the squares left; +15 for placing all, +20 if the monomino came last."""
+    """Blokus score: minus the cells left; +15 for placing all, +20 if the monomino came last."""
     cdef const ColourState* cs = &s.c[k]
     if cs.left == 0:
-        return 20 if cs.last_piece == monomino else 15
+        return 20 if cs.last_piece == tables(s).monomino else 15
     return -cs.squares_left
 
 
@@ -384,14 +534,25 @@ cdef class Position:
 
     cdef State s
 
-    def __init__(self, int width, int height, int n_colours, first_cells):
-        """``first_cells[k]``: the cells (x, y) one of which colour k's first piece must cover."""
-        if not (5 <= width <= 62 and 1 <= height <= 24 and 1 <= n_colours <= MAXCOLOURS):
+    def __init__(self, int piece_set, int width, int height, int parity, rows, int n_colours,
+                 first_cells, bint corners_only=False):
+        """A start position: piece set index (``SET_NAMES``), the frame, the board's lattice
+        parity, ``rows[y]`` the cells on the board (bit x), and ``first_cells[k]`` the cells
+        (x, y) one of which colour k's first piece must cover."""
+        cdef uint64_t masks[MAXROWS]
+        if not (0 <= piece_set < len(SET_NAMES)):
+            raise ValueError("unknown piece set")
+        if not (5 <= width <= MAXWIDTH and 1 <= height <= MAXHEIGHT and 1 <= n_colours <= MAXCOLOURS):
             raise ValueError("board from 5 to 62 columns, up to 24 rows and 1..4 colours")
-        state_init(&self.s, width, height, n_colours)
+        if len(rows) != height:
+            raise ValueError("one row mask per row expected")
+        memset(masks, 0, sizeof(masks))
+        for y in range(height):
+            masks[y] = (<uint64_t>rows[y]) & ((((<uint64_t>1) << width) - 1))
+        state_init(&self.s, piece_set, width, height, parity & 1, masks, n_colours, 1 if corners_only else 0)
         for k in range(n_colours):
             for (x, y) in first_cells[k]:
-                self.s.c[k].attach[y] |= (<uint64_t>1) << x
+                self.s.c[k].attach[y] |= ((<uint64_t>1) << x) & masks[y]
 
     def copy(self) -> Position:
         cdef Position p = Position.__new__(Position)
@@ -421,6 +582,19 @@ cdef class Position:
     def n_colours(self) -> int:
         return self.s.n_colours
 
+    @property
+    def piece_set(self) -> int:
+        return self.s.piece_set
+
+    @property
+    def corners_only(self) -> bool:
+        return bool(self.s.corners_only)
+
+    @property
+    def code_space(self) -> int:
+        """Number of possible move codes on this board."""
+        return code_space(&self.s)
+
     property to_play:
         """Colour whose turn it is (it may have no move and then passes)."""
         def __get__(self):
@@ -441,7 +615,7 @@ cdef class Position:
     def legal_codes(self, int colour) -> np.ndarray:
         """Codes of every legal placement of ``colour`` (int32 numpy array, generation order)."""
         self._check_colour(colour)
-        cdef uint16_t* buf = <uint16_t*>malloc(MAXLIST * sizeof(uint16_t))
+        cdef move_t* buf = <move_t*>malloc(MAXLIST * sizeof(move_t))
         cdef int n, i
         cdef int32_t[::1] view
         try:
@@ -456,7 +630,7 @@ cdef class Position:
 
     def count_moves(self, int colour) -> int:
         self._check_colour(colour)
-        cdef uint16_t* buf = <uint16_t*>malloc(MAXLIST * sizeof(uint16_t))
+        cdef move_t* buf = <move_t*>malloc(MAXLIST * sizeof(move_t))
         cdef int n
         n = gen_moves(&self.s, colour, buf)
         cfree(buf)
@@ -483,19 +657,17 @@ cdef class Position:
         its cells are empty (the C state keeps no occupancy board)."""
         self._check_colour(colour)
         cdef int o, r, c
-        if code < 0 or code >= n_orient * self.s.height * self.s.width:
-            raise ValueError("bad move code")
-        decode(&self.s, code, &o, &r, &c)
-        if r + o_h[o] > self.s.height or c + o_w[o] > self.s.width:
+        if not fits(&self.s, code):
             raise ValueError("the piece does not fit on the board")
-        if not (self.s.c[colour].left >> o_piece[o]) & 1:
+        decode(&self.s, code, &o, &r, &c)
+        if not (self.s.c[colour].left >> tables(&self.s).o_piece[o]) & 1:
             raise ValueError("piece already placed")
         play(&self.s, colour, code)
 
     def pieces_left(self, int colour) -> list:
         """Indices of the pieces ``colour`` has not placed yet."""
         self._check_colour(colour)
-        return [p for p in range(NPIECES) if (self.s.c[colour].left >> p) & 1]
+        return [p for p in range(tables(&self.s).n_pieces) if (self.s.c[colour].left >> p) & 1]
 
     def score(self, int colour) -> int:
         self._check_colour(colour)
@@ -525,12 +697,15 @@ cdef class Position:
             raise ValueError("depth must be >= 0")
         counts = np.zeros(depth + 1, dtype=np.int64)
         cdef int64_t[::1] cv = counts
-        cdef uint16_t* buf = <uint16_t*>malloc((depth + 1) * MAXLIST * sizeof(uint16_t))
+        cdef move_t* buf = <move_t*>malloc((depth + 1) * MAXLIST * sizeof(move_t))
+        cdef int stopped = 0
         try:
             with nogil:
-                _perft(&self.s, depth, 0, buf, &cv[0])
+                _perft(&self.s, depth, 0, buf, &cv[0], &stopped)
         finally:
             cfree(buf)
+        if stopped:
+            raise KeyboardInterrupt
         return [int(x) for x in counts[1:]]
 
 
@@ -548,10 +723,21 @@ cdef int any_move(const State* s) noexcept nogil:
     return 0
 
 
-cdef void _perft(const State* s, int depth, int ply, uint16_t* buf, int64_t* counts) noexcept nogil:
-    if ply == depth:
+cdef int interrupted() noexcept nogil:
+    """1 if a signal handler (Ctrl-C) has asked to stop (checked with the GIL held briefly)."""
+    with gil:
+        if check_signals() != 0:
+            PyErr_Clear()          # perft raises KeyboardInterrupt itself once the search unwinds
+            return 1
+        return 0
+
+
+cdef void _perft(const State* s, int depth, int ply, move_t* buf, int64_t* counts, int* stopped) noexcept nogil:
+    """Count move sequences; near the root (where subtrees are large) it looks for Ctrl-C before
+    each child and sets ``stopped``."""
+    if ply == depth or stopped[0]:
         return
-    cdef uint16_t* moves = buf + ply * MAXLIST
+    cdef move_t* moves = buf + ply * MAXLIST
     cdef int n = gen_moves(s, s.to_play, moves)
     cdef int i
     cdef State child
@@ -561,29 +747,49 @@ cdef void _perft(const State* s, int depth, int ply, uint16_t* buf, int64_t* cou
         counts[ply + 1] += 1
         memcpy(&child, s, sizeof(State))
         advance(&child)
-        _perft(&child, depth, ply + 1, buf, counts)
+        _perft(&child, depth, ply + 1, buf, counts, stopped)
         return
     counts[ply + 1] += n
     if ply + 1 == depth:
         return
     for i in range(n):
+        if depth - ply >= 3 and ply <= 1 and interrupted():
+            stopped[0] = 1
+        if stopped[0]:
+            return
         memcpy(&child, s, sizeof(State))
         play(&child, s.to_play, moves[i])
         advance(&child)
-        _perft(&child, depth, ply + 1, buf, counts)
+        _perft(&child, depth, ply + 1, buf, counts, stopped)
 
 
-def placement_count(int width, int height) -> int:
-    """Number of ways to put any orientation of any piece fully on an empty board."""
-    cdef int o, total = 0
-    for o in range(n_orient):
-        if o_w[o] <= width and o_h[o] <= height:
-            total += (width - o_w[o] + 1) * (height - o_h[o] + 1)
+def placement_count(Position empty) -> int:
+    """Number of ways to put any orientation of any piece on the board of ``empty`` (all its
+    cells on the board; the position's pieces and colours play no part)."""
+    cdef const State* s = &empty.s
+    cdef const PieceTables* T = tables(s)
+    cdef uint64_t board[MAXROWS]
+    cdef int o, r, c, i, ok, total = 0
+    cdef int k
+    memset(board, 0, sizeof(board))
+    for r in range(s.height):
+        for k in range(s.n_colours):
+            board[r] |= s.c[k].free[r] | s.c[k].own[r]
+    for code in range(code_space(s)):
+        if not fits(s, code):
+            continue
+        decode(s, code, &o, &r, &c)
+        ok = 1
+        for i in range(T.o_ncells[o]):
+            if not (board[r + T.o_dy[o][i]] >> (c + T.o_dx[o][i])) & 1:
+                ok = 0
+                break
+        total += ok
     return total
 
 
-def orientation_count() -> int:
-    return n_orient
+def orientation_count(int piece_set=0) -> int:
+    return TABLES[piece_set].n_orient
 
 
 def code_info(int code, int width, int height) -> tuple:
@@ -659,7 +865,7 @@ cdef void side_scores(const Config* cfg, const State* s, int* out) noexcept nogi
             out[cfg.side_of[p]] += colour_score(s, k)
 
 
-cdef int64_t random_playout(const Config* cfg, State* s, Rng* rng, uint16_t* buf) noexcept nogil:
+cdef int64_t random_playout(const Config* cfg, State* s, Rng* rng, move_t* buf) noexcept nogil:
     """Uniform-random moves (full list at every ply) until no colour can move; returns moves listed."""
     cdef int k, n
     cdef int64_t listed = 0
@@ -692,38 +898,40 @@ cdef uint32_t opponents(const Config* cfg, const State* s, int k) noexcept nogil
 cdef int64_t greedy_key(const State* s, int k, int code, uint32_t others) noexcept nogil:
     """Piece size, then new own attach cells, then attach cells taken from the opponents'
     colours (bit j of ``others``)."""
+    cdef const PieceTables* T = tables(s)
     cdef int o, r, c, i, j, row
     cdef int64_t own = 0, taken = 0
     cdef uint64_t m, fr, d
     cdef const ColourState* cs = &s.c[k]
     decode(s, code, &o, &r, &c)
-    for i in range(o_h[o] + 2):
+    for i in range(T.o_h[o] + 2):
         row = r - 1 + i
         if row < 0:
             continue
-        fr = cs.free[row] & ~((o_halo[o][i] << c) >> 1)
-        d = ((o_diag[o][i] << c) >> 1) & fr & ~cs.attach[row]
-        own += blk_popcount(d)
-    for i in range(o_h[o]):
-        m = o_rows[o][i] << c
+        fr = cs.free[row] & ~shifted(T.o_halo[o][i], c)
+        d = shifted(T.o_diag[o][i], c) & fr & ~cs.attach[row]
+        own += popcount64(d)
+    for i in range(T.o_h[o]):
+        m = T.o_rows[o][i] << c
         for j in range(s.n_colours):
             if (others >> j) & 1:
-                taken += blk_popcount(s.c[j].attach[r + i] & m)
-    return (<int64_t>o_ncells[o] << 32) + (own << 16) + taken
+                taken += popcount64(s.c[j].attach[r + i] & m)
+    return (<int64_t>T.o_ncells[o] << 32) + (own << 16) + taken
 
 
-cdef int choose_greedy(const Config* cfg, const State* s, int k, uint16_t* moves, int n,
+cdef int choose_greedy(const Config* cfg, const State* s, int k, move_t* moves, int n,
                        Rng* rng) noexcept nogil:
     cdef int i, best = 0, ties = 0
     cdef uint32_t others = opponents(cfg, s, k)
     cdef int64_t key, best_key = -1
     cdef int maxsize = 0, sz
+    cdef const PieceTables* T = tables(s)
     for i in range(n):
-        sz = o_ncells[moves[i] // (s.height * s.width)]
+        sz = T.o_ncells[moves[i] // (s.height * s.width)]
         if sz > maxsize:
             maxsize = sz
     for i in range(n):
-        if o_ncells[moves[i] // (s.height * s.width)] != maxsize:
+        if T.o_ncells[moves[i] // (s.height * s.width)] != maxsize:
             continue
         key = greedy_key(s, k, moves[i], others)
         if key > best_key:
@@ -737,8 +945,8 @@ cdef int choose_greedy(const Config* cfg, const State* s, int k, uint16_t* moves
     return best
 
 
-cdef int choose_mc(const Config* cfg, const State* s, int k, uint16_t* moves, int n, Rng* rng,
-                   uint16_t* buf, int64_t* keys) noexcept nogil:
+cdef int choose_mc(const Config* cfg, const State* s, int k, move_t* moves, int n, Rng* rng,
+                   move_t* buf, int64_t* keys) noexcept nogil:
     """Flat Monte Carlo: the greedy-best ``cand`` moves, ``sims`` random playouts each; best mean
     of (score margin over the best other side + 10 x win share) for the mover's side."""
     cdef int p = mover_of(cfg, s, k)
@@ -766,7 +974,7 @@ cdef int choose_mc(const Config* cfg, const State* s, int k, uint16_t* moves, in
         keys[j] = kmax
         t = moves[bi]
         moves[bi] = moves[j]
-        moves[j] = <uint16_t>t
+        moves[j] = <move_t>t
         value = 0.0
         for t in range(nsims):
             memcpy(&child, s, sizeof(State))
@@ -807,7 +1015,7 @@ def random_playouts(Position start, uint64_t seed, int n_games) -> tuple:
     for k in range(start.s.n_colours):
         cfg.player_of[k] = k
     rng_seed(&rng, seed)
-    cdef uint16_t* buf = <uint16_t*>malloc(MAXLIST * sizeof(uint16_t))
+    cdef move_t* buf = <move_t*>malloc(MAXLIST * sizeof(move_t))
     with nogil:
         for g in range(n_games):
             memcpy(&s, &start.s, sizeof(State))
@@ -847,7 +1055,6 @@ cdef extern from "<time.h>" nogil:
 
 DEF MAXCHILD = 192
 DEF MAXDEPTH = 96
-DEF CODESPACE = 65536
 
 
 cdef struct Node:
@@ -869,9 +1076,10 @@ cdef struct Search:
     int32_t cap
     int32_t used
     int32_t root
-    uint16_t* moves        # MAXLIST scratch for move lists
+    move_t* moves          # MAXLIST scratch for move lists
     int64_t* keys          # MAXLIST scratch for sort keys
-    int32_t* amaf_stamp    # [colour * CODESPACE + code]: simulation that played it ...
+    int32_t codespace      # move codes of the board searched (the AMAF tables' stride)
+    int32_t* amaf_stamp    # [colour * codespace + code]: simulation that played it ...
     int16_t* amaf_ply      # ... and at which ply (first time)
     int32_t stamp
     int32_t path[MAXDEPTH]
@@ -885,18 +1093,20 @@ cdef inline double now_seconds() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
-cdef int search_alloc(Search* t, int32_t cap) noexcept nogil:
-    """Allocate a search with room for ``cap`` nodes; 0 on failure."""
+cdef int search_alloc(Search* t, int32_t cap, int32_t codespace) noexcept nogil:
+    """Allocate a search with room for ``cap`` nodes on a board of ``codespace`` move codes;
+    0 on failure."""
     memset(t, 0, sizeof(Search))
     t.nodes = <Node*>malloc(cap * sizeof(Node))
-    t.moves = <uint16_t*>malloc(MAXLIST * sizeof(uint16_t))
+    t.moves = <move_t*>malloc(MAXLIST * sizeof(move_t))
     t.keys = <int64_t*>malloc(MAXLIST * sizeof(int64_t))
-    t.amaf_stamp = <int32_t*>malloc(MAXCOLOURS * CODESPACE * sizeof(int32_t))
-    t.amaf_ply = <int16_t*>malloc(MAXCOLOURS * CODESPACE * sizeof(int16_t))
+    t.amaf_stamp = <int32_t*>malloc(MAXCOLOURS * codespace * sizeof(int32_t))
+    t.amaf_ply = <int16_t*>malloc(MAXCOLOURS * codespace * sizeof(int16_t))
     if not (t.nodes and t.moves and t.keys and t.amaf_stamp and t.amaf_ply):
         search_free(t)
         return 0
-    memset(t.amaf_stamp, 0, MAXCOLOURS * CODESPACE * sizeof(int32_t))
+    memset(t.amaf_stamp, 0, MAXCOLOURS * codespace * sizeof(int32_t))
+    t.codespace = codespace
     t.cap = cap
     return 1
 
@@ -1010,7 +1220,7 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, int32_t ni
         idx = <int>(t.keys[i] & 0xFFFF)
         dup = 0
         for c_i in range(have):
-            if t.nodes[fresh + c_i].move == t.moves[idx]:
+            if t.nodes[fresh + c_i].move == <int32_t>t.moves[idx]:
                 dup = 1
                 break
         if not dup:
@@ -1081,14 +1291,14 @@ cdef void side_values(const Config* cfg, const SearchParams* sp, const State* s,
 
 
 cdef inline void amaf_mark(Search* t, int k, int code, int ply) noexcept nogil:
-    cdef int idx = k * CODESPACE + code
+    cdef int idx = k * t.codespace + code
     if t.amaf_stamp[idx] != t.stamp:
         t.amaf_stamp[idx] = t.stamp
         t.amaf_ply[idx] = <int16_t>ply
 
 
 cdef int playout_pick(const Config* cfg, const SearchParams* sp, const State* s, int k,
-                      uint16_t* moves, int n, Rng* rng) noexcept nogil:
+                      move_t* moves, int n, Rng* rng) noexcept nogil:
     """Index of the playout move: the best by greedy_key of ``playout_k`` random draws."""
     cdef int i, j, best
     cdef int64_t key, best_key
@@ -1176,7 +1386,7 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, co
         if nd.first >= 0:
             for j in range(nd.first, nd.first + nd.n_child):
                 c = &t.nodes[j]
-                pi = c.colour * CODESPACE + c.move
+                pi = c.colour * t.codespace + c.move
                 if t.amaf_stamp[pi] == t.stamp and t.amaf_ply[pi] >= i:
                     c.rave_n += 1
                     c.rave_v += <float>v[c.side]
@@ -1261,19 +1471,21 @@ cdef void config_from(Config* cfg, int n_colours, player_of, counted, side_of, p
 
 
 cdef struct Workspace:
-    uint16_t* moves         # the legal moves of the decision
-    uint16_t* buf           # playouts of mc
+    move_t* moves           # the legal moves of the decision
+    move_t* buf             # playouts of mc
     int64_t* keys           # mc candidate ordering
     Search tree             # mcts (allocated on first use)
     int32_t tree_nodes      # node capacity used when the tree is allocated
+    int32_t codespace       # move codes of the board played
 
 
-cdef int workspace_alloc(Workspace* ws, int32_t tree_nodes) noexcept nogil:
+cdef int workspace_alloc(Workspace* ws, int32_t tree_nodes, int32_t codespace) noexcept nogil:
     memset(ws, 0, sizeof(Workspace))
-    ws.moves = <uint16_t*>malloc(MAXLIST * sizeof(uint16_t))
-    ws.buf = <uint16_t*>malloc(MAXLIST * sizeof(uint16_t))
+    ws.moves = <move_t*>malloc(MAXLIST * sizeof(move_t))
+    ws.buf = <move_t*>malloc(MAXLIST * sizeof(move_t))
     ws.keys = <int64_t*>malloc(MAXLIST * sizeof(int64_t))
     ws.tree_nodes = tree_nodes
+    ws.codespace = codespace
     return 1 if ws.moves and ws.buf and ws.keys else 0
 
 
@@ -1285,7 +1497,7 @@ cdef void workspace_free(Workspace* ws) noexcept nogil:
         search_free(&ws.tree)
 
 
-cdef int choose_index(const Config* cfg, const State* s, int k, uint16_t* moves, int n, Rng* rng,
+cdef int choose_index(const Config* cfg, const State* s, int k, move_t* moves, int n, Rng* rng,
                       Workspace* ws) noexcept nogil:
     """Index in ``moves`` (the ``n`` legal moves of colour k) of the move the player moving k
     plays: the one decision function behind self-play and the move-choice API."""
@@ -1299,7 +1511,7 @@ cdef int choose_index(const Config* cfg, const State* s, int k, uint16_t* moves,
     if cfg.kind[p] == STRAT_MCTS:
         if n == 1:
             return 0
-        if not ws.tree.nodes and not search_alloc(&ws.tree, ws.tree_nodes):
+        if not ws.tree.nodes and not search_alloc(&ws.tree, ws.tree_nodes, ws.codespace):
             return choose_greedy(cfg, s, k, moves, n, rng)
         search_reset(&ws.tree)
         run_search(cfg, &cfg.sp[p], &ws.tree, s, rng, cfg.sims[p], cfg.seconds[p])
@@ -1307,7 +1519,7 @@ cdef int choose_index(const Config* cfg, const State* s, int k, uint16_t* moves,
         if ci >= 0:
             best = ws.tree.nodes[ci].move
             for i in range(n):
-                if moves[i] == best:
+                if <int>moves[i] == best:
                     return i
         return choose_greedy(cfg, s, k, moves, n, rng)
     return rng_below(rng, <uint32_t>n)
@@ -1330,7 +1542,8 @@ def simulate_block(Position start, player_of, counted, side_of, players,
     ``players``: per player (kind, candidates, playouts, seconds, search parameters or None).
     Returns numpy arrays: ``scores`` (games x colours), ``all_placed`` (games x colours),
     ``length`` (placements), ``listed`` (legal moves listed on the decisions), ``decisions``,
-    for the first ``n_record`` games ``record`` (colour << 16 | move code, -1 padded) and, with
+    for the first ``n_record`` games ``record`` (colour << RECORD_COLOUR_SHIFT | move code, -1
+    padded) and, with
     ``want_cells``, ``cells`` (games x colours x rows: the cells each colour covers at the end,
     bit x of a row = column x; otherwise an empty array).
     """
@@ -1357,10 +1570,10 @@ def simulate_block(Position start, player_of, counted, side_of, players,
     cdef uint64_t[:, :, ::1] cv = cells
     cdef uint64_t occ[MAXCOLOURS][MAXROWS]
     rng_seed(&rng, seed)
-    if not workspace_alloc(&ws, tree_nodes_for(players)):
+    if not workspace_alloc(&ws, tree_nodes_for(players), code_space(&start.s)):
         workspace_free(&ws)
         raise MemoryError()
-    cdef uint16_t* buf = ws.moves
+    cdef move_t* buf = ws.moves
     try:
         with nogil:
             for g in range(n_games):
@@ -1378,7 +1591,7 @@ def simulate_block(Position start, player_of, counted, side_of, players,
                             dv[g] += 1
                             idx = choose_index(&cfg, &s, k, buf, n, &rng, &ws)
                             if g < n_record and s.n_placed < MAXPLIES:
-                                rv[g, s.n_placed] = (k << 16) | buf[idx]
+                                rv[g, s.n_placed] = (k << RECORD_SHIFT) | buf[idx]
                             if want_cells:
                                 add_cells(&s, occ[k], buf[idx])
                             do_move(&cfg, &s, k, buf[idx])
@@ -1398,10 +1611,11 @@ def simulate_block(Position start, player_of, counted, side_of, players,
 
 cdef inline void add_cells(const State* s, uint64_t* rows, int code) noexcept nogil:
     """Set the cells of placement ``code`` in the row bitboards ``rows`` (simulate_block's cells)."""
+    cdef const PieceTables* T = tables(s)
     cdef int o, r, c, i
     decode(s, code, &o, &r, &c)
-    for i in range(o_h[o]):
-        rows[r + i] |= o_rows[o][i] << c
+    for i in range(T.o_h[o]):
+        rows[r + i] |= T.o_rows[o][i] << c
 
 
 def choose(Position pos, int colour, player_of, counted, side_of, players, uint64_t seed) -> int:
@@ -1414,7 +1628,7 @@ def choose(Position pos, int colour, player_of, counted, side_of, players, uint6
     pos._check_colour(colour)
     config_from(&cfg, pos.s.n_colours, player_of, counted, side_of, players)
     rng_seed(&rng, seed)
-    if not workspace_alloc(&ws, tree_nodes_for(players)):
+    if not workspace_alloc(&ws, tree_nodes_for(players), code_space(&pos.s)):
         workspace_free(&ws)
         raise MemoryError()
     try:
@@ -1482,16 +1696,19 @@ cdef class Searcher:
     cdef Search t
     cdef Config cfg
     cdef int player
+    cdef int codespace
 
-    def __cinit__(self, int n_colours, player_of, counted, side_of, players, int player,
+    def __cinit__(self, Position board, player_of, counted, side_of, players, int player,
                   int32_t capacity=0):
-        config_from(&self.cfg, n_colours, player_of, counted, side_of, players)
+        """``board``: any position of the game searched (its board and colours set the tables)."""
+        config_from(&self.cfg, board.s.n_colours, player_of, counted, side_of, players)
         if not 0 <= player < self.cfg.n_players:
             raise ValueError("player out of range")
         self.player = player
+        self.codespace = code_space(&board.s)
         if capacity <= 0:
             capacity = tree_nodes_for(players)
-        if not search_alloc(&self.t, capacity):
+        if not search_alloc(&self.t, capacity, self.codespace):
             raise MemoryError()
         search_reset(&self.t)
 

@@ -27,6 +27,7 @@ where ``N[z]`` is the set of cells face-adjacent to the contact cubes.  The move
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, int32_t, int64_t, int8_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free as cfree
+from bits cimport ctz64, popcount64
 from rng cimport Rng, rng_seed, rng_below
 
 import numpy as np
@@ -34,13 +35,6 @@ import numpy as np
 from solver.blokus3d.pieces import PIECES
 
 
-cdef extern from *:
-    """
-    static inline int b3d_ctz(unsigned long long x) { return __builtin_ctzll(x); }
-    static inline int b3d_popcount(unsigned long long x) { return __builtin_popcountll(x); }
-    """
-    int b3d_ctz(unsigned long long x) nogil
-    int b3d_popcount(unsigned long long x) nogil
 
 
 DEF NPIECES = 11
@@ -218,7 +212,7 @@ cdef int gen_moves(const State* s, int k, uint16_t* out, int stop_at_first) noex
                     continue
                 acc = anchors(s, o, z, E, N)
                 while acc:
-                    out[n] = <uint16_t>(((o << 3) | z) << 6 | b3d_ctz(acc))
+                    out[n] = <uint16_t>(((o << 3) | z) << 6 | ctz64(acc))
                     n += 1
                     if stop_at_first:
                         return n
@@ -260,13 +254,13 @@ cdef inline int visible(const State* s, int k) noexcept nogil:
     """Squares whose top cube has colour k (seen from directly above)."""
     cdef int z, v = 0
     for z in range(s.height):
-        v += b3d_popcount(s.col[k][z] & ~s.layer[z + 1])
+        v += popcount64(s.col[k][z] & ~s.layer[z + 1])
     return v
 
 
 cdef inline int colour_score(const State* s, int k) noexcept nogil:
     """Visible squares minus one per unplaced piece."""
-    return visible(s, k) - b3d_popcount(<uint64_t>s.left[k])
+    return visible(s, k) - popcount64(<uint64_t>s.left[k])
 
 
 cdef void state_init(State* s, uint64_t foot, int height, int n_colours) noexcept nogil:
@@ -501,7 +495,7 @@ cdef inline int64_t greedy_key(int code, uint64_t own, uint64_t others) noexcept
     cdef uint64_t cols
     decode(code, &o, &z, &b)
     cols = o_cols[o] << b
-    return ((o_ncol[o] - b3d_popcount(cols & own) + b3d_popcount(cols & others)) << 4) + o_n[o]
+    return ((o_ncol[o] - popcount64(cols & own) + popcount64(cols & others)) << 4) + o_n[o]
 
 
 cdef int choose_greedy(const Config* cfg, const State* s, int k, uint16_t* moves, int n,
@@ -835,7 +829,7 @@ cdef void box_search(BoxSearch* b, uint64_t filled) noexcept nogil:
                     b.example[i] = b.chosen[i]
                 b.example_n = b.depth
         return
-    c = b3d_ctz(~filled)
+    c = ctz64(~filled)
     for i in range(b.start[c], b.start[c + 1]):
         p = b.piece[i]
         if b.copies[p] == 0 or (b.mask[i] & filled):

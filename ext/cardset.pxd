@@ -1,28 +1,13 @@
 # cython: language_level=3
 """Card sets as two 64-bit words (cards 0..63 and 64..127), shared by The Game's engine and solver.
 
-Bit scans and counts are compiler intrinsics (MSVC and GCC/Clang); all functions are inline C.
+Bit scans and counts come from bits.pxd; all functions are inline C.
 """
 
 from libc.stdint cimport uint64_t
 
 
-cdef extern from *:
-    """
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static __inline int cs_ctz64(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
-    static __inline int cs_clz64(unsigned long long x) { unsigned long i; _BitScanReverse64(&i, x); return 63 - (int)i; }
-    #define cs_popcount64(x) ((int)__popcnt64(x))
-    #else
-    #define cs_ctz64(x) __builtin_ctzll(x)
-    #define cs_clz64(x) __builtin_clzll(x)
-    #define cs_popcount64(x) __builtin_popcountll(x)
-    #endif
-    """
-    int cs_ctz64(unsigned long long x) nogil
-    int cs_clz64(unsigned long long x) nogil
-    int cs_popcount64(unsigned long long x) nogil
+from bits cimport clz64 as cs_clz64, ctz64 as cs_ctz64, popcount64 as cs_popcount64
 
 
 cdef inline int set_cards(uint64_t lo, uint64_t hi, int* out) noexcept nogil:

@@ -11,6 +11,10 @@ lowest seat); turn order is clockwise (increasing seat) from the starting seat.
 Policies (per seat): 0 random, 1 careful, 2 bold, 3 equilibrium.  Equilibrium mixed strategies
 are computed in Python (solver.squid.equilibrium) and handed over as probability tables.
 
+One game can be recorded event by event (``play_traced``): the sub-games emit records (``ev``) into
+a buffer attached to the Game; the Monte Carlo loop (``simulate_block``) plays the very same C code
+with no buffer attached, so a logged game is one game of the analysis.
+
 The ``t_*`` functions at the end are a small test API: they set up one sub-game situation by
 hand, resolve one round/turn with given choices and return the result, so the rules can be
 checked against the pure-Python reference in tests/squid_reference.py.
@@ -18,6 +22,7 @@ checked against the pure-Python reference in tests/squid_reference.py.
 
 from libc.stdint cimport uint64_t, uint32_t
 from libc.math cimport pow
+from libc.stdlib cimport free, realloc
 from rng cimport Rng, rng_seed, rng_next, rng_below, rng_double, rng_shuffle_int
 
 import numpy as np
@@ -46,6 +51,60 @@ cdef enum:
     HOW_HEAD = 0
     HOW_LAST = 1
     HOW_CAP = 2
+
+# event records of a traced game: (type, a, b, c, d, x); solver/squid/play.py turns them into the log
+cdef enum:
+    EVW = 6
+    EV_SUB = 1          # sub-game k begins, starting seat
+    EV_COUNT = 2        # seat p enters with n active tokens
+    EV_ROUND = 3        # round r of the current sub-game begins
+    EV_CARD = 4         # seat p's secret card revealed (-1: none)
+    EV_TIMER = 5        # the timer has run s steps
+    EV_SURV = 6         # seat p has n tokens after the sub-game
+    EV_DOLL = 10        # red light: doll card i turned
+    EV_RL_CROSSED = 11  # seat p played a crossed-out number: its front token is out
+    EV_RL_MOVE = 12     # seat p's stack moves to field f
+    EV_RL_THROUGH = 13  # seat p's stack of n tokens crosses the finish line
+    EV_RL_PUSH = 14     # seat p's 0 pushes out a token of seat q
+    EV_RL_TIMEOUT = 15  # seat p's n tokens still on the track when the timer runs out
+    EV_DG_PLACE = 20    # token t of seat p placed on shape s
+    EV_DG_TURN = 21     # seat p's turn
+    EV_DG_FLIP = 22     # card c flipped (0-3 shape, 4 Crack!)
+    EV_DG_ADV = 23      # token t advances to section s
+    EV_DG_THROUGH = 24  # token t leaves the last section (survives)
+    EV_DG_OUT = 25      # token t eliminated by a Crack!
+    EV_DG_TIMEOUT = 26  # token t still on a shape when the timer runs out
+    EV_TUG_PLACE = 30   # seat p places a token on bridge b, side s
+    EV_TUG_NOROOM = 31  # seat p's n unplaced tokens are eliminated (no room)
+    EV_TUG_CARD = 32    # seat p lays card v for a token on bridge b, side s
+    EV_TUG_BRIDGE = 33  # bridge b: sums l, r, surviving sides (bits)
+    EV_MB_TOKEN = 40    # seat p puts a token into pair k (joins it, or opens it)
+    EV_MB_LEFTOVER = 41 # the token of open pair k joins open pair j
+    EV_MB_ODD = 42      # seat p's odd token out survives
+    EV_MB_OWN = 43      # pair k is seat p's own pair: one token survives, one is out
+    EV_MB_DUEL = 44     # seat p plays pair k against seat q
+    EV_MB_HIDE = 45     # odd/even: h marbles hidden, guess (1 odd, 0 even)
+    EV_MB_THROW = 46    # line: seat p's marble off the table (1) or at distance x
+    EV_MB_OUT = 47      # seat p's token of the duel is out
+    EV_BR_PART = 50     # part d: crack -1 none, 0 left, 1 right
+    EV_BR_QUEUE = 51    # token t of seat p joins the queue
+    EV_BR_MOVE = 52     # token t moved by card k
+    EV_BR_PUSH = 53     # token t pushed by seat p's 0
+    EV_BR_TILE = 54     # token t onto part d: tile chosen by seat c
+    EV_BR_TURN = 55     # part d turned over, crack c
+    EV_BR_OUT = 56      # token t on a cracked tile of part d
+    EV_BR_AT = 57       # token t stands on place d
+    EV_BR_CHAIN = 58    # token t must move on (chain reaction)
+    EV_BR_THROUGH = 59  # token t is across
+    EV_BR_TIMEOUT = 60  # token t not across when the timer runs out
+    EV_SQ_SPEED = 70    # seat p holds the speed token
+    EV_SQ_STAB = 71     # seat p stabs token t
+    EV_SQ_MISS = 72     # seat p's stab finds no target: its token t is out
+    EV_SQ_PUSH = 73     # seat p pushes token t
+    EV_SQ_MOVE = 74     # token t moves to zone z
+    EV_SQ_HEAD = 75     # token t enters the head
+    EV_SQ_ADV = 76      # token t advances to triangle field f
+    EV_WIN = 80         # seat p wins, how
 
 
 cdef struct Params:
@@ -106,9 +165,40 @@ cdef struct Game:
     int rounds[NSUB]
     int winner
     int how
+    double* ev        # event buffer of a traced game (NULL: not traced)
+    int nev
+    int evcap
+    int evfail
 
 
 # ----------------------------------------------------------------------------- helpers
+
+cdef void evx(Game* g, int t, int a, int b, int c, int d, double x) noexcept nogil:
+    """Record one event of a traced game (no-op in the Monte Carlo loop, where g.ev is NULL)."""
+    cdef double* r
+    if g.ev == NULL:
+        return
+    if g.nev + EVW > g.evcap:
+        r = <double*>realloc(g.ev, 2 * g.evcap * sizeof(double))
+        if r == NULL:
+            g.evfail = 1
+            return
+        g.ev = r
+        g.evcap *= 2
+    r = g.ev + g.nev
+    r[0] = t
+    r[1] = a
+    r[2] = b
+    r[3] = c
+    r[4] = d
+    r[5] = x
+    g.nev += EVW
+
+
+cdef inline void ev(Game* g, int t, int a, int b, int c, int d) noexcept nogil:
+    if g.ev != NULL:
+        evx(g, t, a, b, c, d, 0.0)
+
 
 cdef inline int sample(Rng* r, const double* p, int n) noexcept nogil:
     """Index drawn from the (not necessarily normalised) weights p[0..n-1]; uniform if all zero."""
@@ -177,11 +267,15 @@ cdef void rl_resolve(Game* g, int start, int* pos, int* cnt, int* done, const in
         if dm >> card[p] & 1:
             cnt[p] -= 1
             crossed[p] = 1
+            ev(g, EV_RL_CROSSED, p, 0, 0, 0)
         elif card[p] > 0:
             pos[p] += card[p]
             if pos[p] > g.prm.rl_len:
+                ev(g, EV_RL_THROUGH, p, cnt[p], 0, 0)
                 done[p] += cnt[p]
                 cnt[p] = 0
+            else:
+                ev(g, EV_RL_MOVE, p, pos[p], 0, 0)
     for i in range(P):
         p = (start + i) % P
         if card[p] != 0 or crossed[p] or cnt[p] == 0 or pos[p] < 1:
@@ -201,6 +295,7 @@ cdef void rl_resolve(Game* g, int start, int* pos, int* cnt, int* done, const in
             for c in range(1, nc):
                 if cnt[cand[c]] > cnt[best]:
                     best = cand[c]
+        ev(g, EV_RL_PUSH, p, best, 0, 0)
         cnt[best] -= 1
 
 
@@ -229,8 +324,11 @@ cdef void red_light(Game* g) noexcept nogil:
         rem = 0
         for i in range(idx, prm.n_doll):
             rem |= 1 << deck[i]
+        ev(g, EV_ROUND, rounds + 1, 0, 0, 0)
         for p in range(P):
             card[p] = rl_choose(g, p, pos[p], cnt[p], rem, timer) if cnt[p] > 0 else -1
+            ev(g, EV_CARD, p, card[p], 0, 0)
+        ev(g, EV_DOLL, deck[idx], 0, 0, 0)
         rl_resolve(g, g.start, pos, cnt, done, card, prm.doll_mask[deck[idx]])
         idx += 1
         rounds += 1
@@ -238,8 +336,12 @@ cdef void red_light(Game* g) noexcept nogil:
             rng_shuffle_int(&g.rng, deck, prm.n_doll)
             idx = 0
             timer += 1
+            ev(g, EV_TIMER, timer, 0, 0, 0)
             if timer >= prm.rl_timer:
                 break
+    for p in range(P):
+        if cnt[p] > 0:
+            ev(g, EV_RL_TIMEOUT, p, cnt[p], 0, 0)
     for p in range(P):
         g.lost[p] += g.active[p] - done[p]
         g.active[p] = done[p]
@@ -306,6 +408,7 @@ cdef int dg_onboard(Dalgona* d, int p) noexcept nogil:
 cdef int dg_flip(Game* g, Dalgona* d, int p, int c, int first) noexcept nogil:
     """Apply one flipped Dalgona card for seat p; return 1 if the turn ends (Crack!)."""
     cdef int t
+    ev(g, EV_DG_FLIP, c, 0, 0, 0)
     if c == 4:
         if first:
             t = dg_pick(g, d, p, 0, -1, 1)
@@ -313,6 +416,7 @@ cdef int dg_flip(Game* g, Dalgona* d, int p, int c, int first) noexcept nogil:
             t = dg_pick(g, d, p, 1, -1, 0)
         if t >= 0:
             d.st[t] = 0
+            ev(g, EV_DG_OUT, t, 0, 0, 0)
         return 1
     t = dg_pick(g, d, p, 1, c, 1)
     if t < 0:
@@ -321,6 +425,9 @@ cdef int dg_flip(Game* g, Dalgona* d, int p, int c, int first) noexcept nogil:
         d.sec[t] += 1
         if d.sec[t] >= g.prm.dg_sections[d.shp[t]]:
             d.st[t] = 2
+            ev(g, EV_DG_THROUGH, t, 0, 0, 0)
+        else:
+            ev(g, EV_DG_ADV, t, d.sec[t], 0, 0)
     return 0
 
 
@@ -382,6 +489,7 @@ cdef void dg_place(Game* g, Dalgona* d) noexcept nogil:
             d.shp[d.nt] = s
             d.sec[d.nt] = 0
             d.st[d.nt] = 1
+            ev(g, EV_DG_PLACE, d.nt, p, s, 0)
             d.nt += 1
 
 
@@ -392,10 +500,12 @@ cdef void dalgona(Game* g) noexcept nogil:
     cdef int deck[MAXDG]
     dg_place(g, &d)
     for timer in range(prm.dg_timer):
+        ev(g, EV_ROUND, timer + 1, 0, 0, 0)
         for i in range(P):
             p = (g.start + i) % P
             if dg_onboard(&d, p) == 0:
                 continue
+            ev(g, EV_DG_TURN, p, 0, 0, 0)
             for i in range(prm.dg_ncards):
                 deck[i] = prm.dg_deck[i]
             rng_shuffle_int(&g.rng, deck, prm.dg_ncards)
@@ -407,12 +517,16 @@ cdef void dalgona(Game* g) noexcept nogil:
                 if not dg_continue(g, &d, p, deck, k, timer == prm.dg_timer - 1):
                     break
         rounds += 1
+        ev(g, EV_TIMER, rounds, 0, 0, 0)
         anyon = 0
         for t in range(d.nt):
             if d.st[t] == 1:
                 anyon = 1
         if not anyon:
             break
+    for t in range(d.nt):
+        if d.st[t] == 1:
+            ev(g, EV_DG_TIMEOUT, t, 0, 0, 0)
     count_survivors(g, d.nt, d.own, d.st)
     g.rounds[1] = rounds
 
@@ -463,6 +577,9 @@ cdef void tug_place(Game* g, TugLayout* lay) noexcept nogil:
                         spots[n] = 2 * b + s
                         n += 1
             if n == 0:  # no room anywhere: every token not yet placed is eliminated
+                for k in range(P):
+                    if unplaced[k] > 0:
+                        ev(g, EV_TUG_NOROOM, k, unplaced[k], 0, 0)
                 left = 0
                 break
             if g.pol[p] == POL_RANDOM:
@@ -474,6 +591,7 @@ cdef void tug_place(Game* g, TugLayout* lay) noexcept nogil:
                     c = lay.cnt[best // 2][0] + lay.cnt[best // 2][1]
                     if (g.pol[p] == POL_BOLD and total > c) or (g.pol[p] != POL_BOLD and total < c):
                         best = spots[k]
+            ev(g, EV_TUG_PLACE, p, best // 2, best % 2, 0)
             lay.cnt[best // 2][best % 2] += 1
             lay.ocnt[best // 2][best % 2][p] += 1
             unplaced[p] -= 1
@@ -490,6 +608,7 @@ cdef void tug(Game* g) noexcept nogil:
     cdef double w[5]
     cdef int order5[5]
     tug_place(g, &lay)
+    ev(g, EV_ROUND, 1, 0, 0, 0)
     for b in range(3):
         for s in range(2):
             sums[b][s] = 0
@@ -529,6 +648,7 @@ cdef void tug(Game* g) noexcept nogil:
                         v = order5[k]
                     used[v] = 1
                     k += 1
+                    ev(g, EV_TUG_CARD, p, b, s, v)
                     sums[b][s] += v
                     if v == 0:
                         zeros[b][s] += 1
@@ -537,6 +657,7 @@ cdef void tug(Game* g) noexcept nogil:
     for b in range(3):
         outcome = tug_outcome(lay.cnt[b][0], lay.cnt[b][1], sums[b][0], sums[b][1],
                               zeros[b][0] + zeros[b][1], prm.tug_tie_survive)
+        ev(g, EV_TUG_BRIDGE, b, sums[b][0], sums[b][1], outcome)
         for s in range(2):
             for p in range(P):
                 if outcome >> s & 1:
@@ -574,12 +695,15 @@ cdef int mb_duel(Game* g, int a, int b) noexcept nogil:
             guess = 0
         else:
             guess = <int>rng_below(&g.rng, 2)
+        ev(g, EV_MB_HIDE, h, guess, 0, 0)
         return 1 if (h & 1) == guess else 2
     # the line: b throws first, then a; a marble off the table loses, else the closer one wins
     offb = rng_double(&g.rng) < prm.mb_off
     db = pow(rng_double(&g.rng), prm.mb_skill[b])
     offa = rng_double(&g.rng) < prm.mb_off
     da = pow(rng_double(&g.rng), prm.mb_skill[a])
+    evx(g, EV_MB_THROW, b, offb, 0, 0, db)
+    evx(g, EV_MB_THROW, a, offa, 0, 0, da)
     if offa or offb:
         return offa | (offb << 1)
     return 1 if da > db else 2
@@ -620,7 +744,9 @@ cdef void marbles(Game* g) noexcept nogil:
                         break
             if choice >= 0:
                 pb[choice] = p
+                ev(g, EV_MB_TOKEN, p, choice, 0, 0)
             else:
+                ev(g, EV_MB_TOKEN, p, npairs, 0, 0)
                 pa[npairs] = p
                 pb[npairs] = -1
                 npairs += 1
@@ -634,10 +760,12 @@ cdef void marbles(Game* g) noexcept nogil:
             if j < 0:
                 j = k
             else:
+                ev(g, EV_MB_LEFTOVER, j, k, 0, 0)
                 pb[j] = pa[k]
                 done[k] = 2  # merged into pair j
                 j = -1
     if j >= 0:
+        ev(g, EV_MB_ODD, pa[j], 0, 0, 0)
         surv[pa[j]] += 1
         done[j] = 2
     unresolved = 0
@@ -645,6 +773,7 @@ cdef void marbles(Game* g) noexcept nogil:
         if done[k]:
             continue
         if pa[k] == pb[k]:
+            ev(g, EV_MB_OWN, k, pa[k], 0, 0)
             surv[pa[k]] += 1
             done[k] = 1
         else:
@@ -662,11 +791,17 @@ cdef void marbles(Game* g) noexcept nogil:
             continue
         k = opens[rng_below(&g.rng, <uint32_t>n)] if g.pol[p] == POL_RANDOM else opens[0]
         j = pb[k] if pa[k] == p else pa[k]
+        ev(g, EV_ROUND, turns + 1, 0, 0, 0)
+        ev(g, EV_MB_DUEL, p, k, j, 0)
         r = mb_duel(g, p, j)
         if not (r & 1):
             surv[p] += 1
+        else:
+            ev(g, EV_MB_OUT, p, 0, 0, 0)
         if not (r & 2):
             surv[j] += 1
+        else:
+            ev(g, EV_MB_OUT, j, 0, 0, 0)
         done[k] = 1
         unresolved -= 1
         turns += 1
@@ -708,14 +843,20 @@ cdef void br_land(Game* g, Bridge* b, int t, int d, int chooser) noexcept nogil:
     while True:
         if d > b.n:
             b.st[t] = 2
+            ev(g, EV_BR_THROUGH, t, 0, 0, 0)
             return
         if d <= 0:
             b.place[t] = d
+            ev(g, EV_BR_AT, t, d, 0, 0)
             return
         tile = br_pick_tile(g, b, chooser, d, chooser != b.own[t])
+        ev(g, EV_BR_TILE, t, d, tile, chooser)
+        if b.state[d] == 0:
+            ev(g, EV_BR_TURN, d, b.crack[d], 0, 0)
         b.state[d] = 1
         if tile == b.crack[d]:
             b.st[t] = 0
+            ev(g, EV_BR_OUT, t, d, 0, 0)
             return
         n = 0
         other = -1
@@ -727,9 +868,11 @@ cdef void br_land(Game* g, Bridge* b, int t, int d, int chooser) noexcept nogil:
         b.place[t] = d
         b.arr[t] = b.clock
         b.clock += 1
+        ev(g, EV_BR_AT, t, d, 0, 0)
         if n < 2:
             return
         t = other
+        ev(g, EV_BR_CHAIN, t, 0, 0, 0)
         d = d + 1
         chooser = b.own[t]
 
@@ -810,6 +953,7 @@ cdef void br_move(Game* g, Bridge* b, int p, int k) noexcept nogil:
                 if val > bestval:
                     bestval = val
                     best = t
+        ev(g, EV_BR_MOVE, best, k, 0, 0)
         br_land(g, b, best, b.place[best] + k, p)
         return
     for t in range(b.nt):
@@ -834,6 +978,7 @@ cdef void br_move(Game* g, Bridge* b, int p, int k) noexcept nogil:
                 best = cand[u]
         if best < 0:
             return
+    ev(g, EV_BR_PUSH, best, p, 0, 0)
     br_land(g, b, best, b.place[best] + 1, p)
 
 
@@ -855,6 +1000,7 @@ cdef void bridge_setup(Game* g, Bridge* b) noexcept nogil:
     for i in range(b.n):
         if parts[i]:
             b.crack[i + 1] = <int>rng_below(&g.rng, 2)
+        ev(g, EV_BR_PART, i + 1, b.crack[i + 1], 0, 0)
     b.nt = 0
     b.clock = 0
     # the queue: players line up their tokens one at a time in turn order, "in this order" they
@@ -867,6 +1013,7 @@ cdef void bridge_setup(Game* g, Bridge* b) noexcept nogil:
                 b.place[b.nt] = -b.nt
                 b.st[b.nt] = 1
                 b.arr[b.nt] = 0
+                ev(g, EV_BR_QUEUE, b.nt, p, 0, 0)
                 b.nt += 1
 
 
@@ -897,6 +1044,9 @@ cdef void glass_bridge(Game* g) noexcept nogil:
                 hand[p] &= ~(1 << card[p])
         if not anyon:
             break
+        ev(g, EV_ROUND, rounds + 1, 0, 0, 0)
+        for p in range(P):
+            ev(g, EV_CARD, p, card[p], 0, 0)
         for i in range(P):
             p = (g.start + i) % P
             if card[p] >= 0 and br_inplay(&b, p) > 0:
@@ -906,8 +1056,12 @@ cdef void glass_bridge(Game* g) noexcept nogil:
             for p in range(P):
                 hand[p] = 31
             timer += 1
+            ev(g, EV_TIMER, timer, 0, 0, 0)
             if timer >= prm.br_timer:
                 break
+    for t in range(b.nt):
+        if b.st[t] == 1:
+            ev(g, EV_BR_TIMEOUT, t, 0, 0, 0)
     count_survivors(g, b.nt, b.own, b.st)
     g.rounds[4] = rounds
 
@@ -1072,7 +1226,9 @@ cdef int sq_move(Game* g, Squid* s, int p) noexcept nogil:
         if bt < 0:
             return 0
     if bz == -1:
+        ev(g, EV_SQ_HEAD, bt, 0, 0, 0)
         return 1
+    ev(g, EV_SQ_MOVE, bt, bz, 0, 0)
     s.zone[bt] = bz
     s.field[bt] = 1 if bz == prm.sq_tri else 0
     return 0
@@ -1096,14 +1252,17 @@ cdef int sq_round(Game* g, Squid* s, const int* card) noexcept nogil:
                 continue
             t = sq_attack(g, s, p, card, kind)
             if t >= 0:
+                ev(g, EV_SQ_STAB if kind == SQ_STAB else EV_SQ_PUSH, p, t, 0, 0)
                 sq_kill(s, t)
             elif kind == SQ_STAB:
                 t = sq_sacrifice(g, s, p)
                 if t >= 0:
+                    ev(g, EV_SQ_MISS, p, t, 0, 0)
                     sq_kill(s, t)
     for t in range(s.nt):
         if s.alive[t] and s.zone[t] == g.prm.sq_tri and s.field[t] < g.prm.sq_fields:
             s.field[t] += 1
+            ev(g, EV_SQ_ADV, t, s.field[t], 0, 0)
     alive_players = 0
     for p in range(P):
         if s.ntok[p] > 0:
@@ -1118,6 +1277,7 @@ cdef int sq_round(Game* g, Squid* s, const int* card) noexcept nogil:
         if s.ntok[p] > 0:
             s.speed = p
             break
+    ev(g, EV_SQ_SPEED, s.speed, 0, 0, 0)
     return 0
 
 
@@ -1137,6 +1297,7 @@ cdef void squid_setup(Game* g, Squid* s) noexcept nogil:
         if g.active[p] < g.active[best]:
             best = p
     s.speed = best  # fewest tokens; ties to the highest token number (lowest seat)
+    ev(g, EV_SQ_SPEED, best, 0, 0, 0)
 
 
 cdef void squid(Game* g) noexcept nogil:
@@ -1146,8 +1307,10 @@ cdef void squid(Game* g) noexcept nogil:
     cdef int card[MAXP]
     squid_setup(g, &s)
     for r in range(prm.sq_max_rounds):
+        ev(g, EV_ROUND, r + 1, 0, 0, 0)
         for p in range(P):
             card[p] = sq_choose_card(g, &s, p) if s.ntok[p] > 0 else -1
+            ev(g, EV_CARD, p, card[p], 0, 0)
         if sq_round(g, &s, card):
             g.winner = s.winner
             break
@@ -1163,6 +1326,7 @@ cdef void squid(Game* g) noexcept nogil:
         g.winner = best
         g.how = HOW_CAP
         r = prm.sq_max_rounds - 1
+    ev(g, EV_WIN, g.winner, g.how, 0, 0)
     g.rounds[5] = r + 1
     for p in range(P):
         g.lost[p] += g.active[p] - s.ntok[p]
@@ -1190,6 +1354,9 @@ cdef void play_game(Game* g) noexcept nogil:
             g.enter[k][p] = g.active[p]
             if g.active[p] < g.active[g.start]:
                 g.start = p
+        ev(g, EV_SUB, k, g.start, 0, 0)
+        for p in range(g.P):
+            ev(g, EV_COUNT, p, g.active[p], 0, 0)
         if k == 0:
             red_light(g)
         elif k == 1:
@@ -1204,6 +1371,7 @@ cdef void play_game(Game* g) noexcept nogil:
             squid(g)
         for p in range(g.P):
             g.surv[k][p] = g.active[p]
+            ev(g, EV_SURV, p, g.active[p], 0, 0)
 
 
 cdef void fill_params(Params* prm, dict d) except *:
@@ -1277,6 +1445,10 @@ cdef void init_game(Game* g, Params* prm, int P, pols, uint64_t seed) except *:
     g.P = P
     g.start = 0
     g.prm = prm
+    g.ev = NULL
+    g.nev = 0
+    g.evcap = 0
+    g.evfail = 0
     for p in range(MAXP):
         g.pol[p] = pols[p] if p < P else 0
         g.active[p] = 0
@@ -1329,6 +1501,33 @@ def simulate_block(dict params, pols, uint64_t seed, int n):
             tt[1] += total_rounds * total_rounds
     return {"wins": wins, "how": how, "enter": enter, "surv": surv, "surv_sq": surv_sq,
             "rounds": rounds, "rounds_sq": rounds_sq, "total_rounds": total}
+
+
+def play_traced(dict params, pols, uint64_t seed):
+    """Play one whole game -- the first game of ``simulate_block(params, pols, seed, n)`` -- and
+    return its event records as a list of (type, a, b, c, d, x) tuples with the winner and how the
+    game ended (0 head, 1 last survivor, 2 round cap).  solver.squid.play turns them into the log."""
+    cdef Params prm
+    cdef Game g
+    cdef int P = len(pols), i
+    fill_params(&prm, params)
+    init_game(&g, &prm, P, list(pols), seed)
+    g.evcap = EVW * 4096
+    g.ev = <double*>realloc(NULL, g.evcap * sizeof(double))
+    if g.ev == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            play_game(&g)
+        if g.evfail:
+            raise MemoryError()
+        events = [(int(g.ev[i]), int(g.ev[i + 1]), int(g.ev[i + 2]), int(g.ev[i + 3]), int(g.ev[i + 4]),
+                   g.ev[i + 5]) for i in range(0, g.nev, EVW)]
+    finally:
+        free(g.ev)
+        g.ev = NULL
+    return {"events": events, "winner": g.winner, "how": g.how,
+            "rounds": [g.rounds[k] for k in range(NSUB)]}
 
 
 def trace_games(dict params, pols, uint64_t seed, int n):

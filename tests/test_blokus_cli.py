@@ -157,3 +157,35 @@ def test_show_sides(tmp_path, capsys, variant, sides):
     path.write_text(write_game(g))
     code, out, _ = run(["blokus", "show", str(path), "--no-ansi"], capsys)
     assert code == 0 and f"sides: {sides} " in out and "yellow to play" in out
+
+
+def test_trigon_commands(tmp_path, capsys):
+    """Every `solver blokus` command takes Trigon: perft, selfplay (with --sgf and the corners-only
+    rule, -j 1 and -j 2 alike), then moves and show on the record written."""
+    code, out, _ = run(["blokus", "perft", "--variant", "trigon-3", "--depth", "1", "--touch", "corners-only"], capsys)
+    assert code == 0 and out.split() == ["depth,sequences", "1,2478"]
+    out1, out2, sgf, svg = tmp_path / "a.csv", tmp_path / "b.csv", tmp_path / "t.blksgf", tmp_path / "t.svg"
+    base = ["blokus", "selfplay", "--variant", "trigon-2", "--touch", "corners-only", "--strategy", "greedy,random",
+            "--games", "12", "--block-size", "4", "--seed", "3", "-q"]
+    assert run([*base, "-j", "1", "-o", str(out1), "--sgf", str(sgf), "--sgf-games", "2"], capsys)[0] == 0
+    assert run([*base, "-j", "2", "-o", str(out2)], capsys)[0] == 0
+    assert out1.read_text() == out2.read_text()
+    rows = list(csv.DictReader(io.StringIO(out1.read_text())))
+    assert [r["touch"] for r in rows] == ["corners-only"] * 2 and rows[0]["colours"] == "blue+red"
+    assert "GM[Blokus Trigon Two-Player]XT[corners-only]" in sgf.read_text()
+    games = read_games(sgf.read_text())
+    assert len(games) == 2 and games[0].variant.touch == "corners-only"
+    (tmp_path / "one.blksgf").write_text(write_game(games[0]))
+    code, out, _ = run(["blokus", "moves", str(tmp_path / "one.blksgf")], capsys)
+    assert (code, out.strip()) == (0, "game over: no colour can move")
+    code, out, _ = run(["blokus", "show", str(tmp_path / "one.blksgf"), "--svg", str(svg), "--no-ansi"], capsys)
+    assert code == 0 and "game over" in out and "△" in out and svg.read_text().count("<circle") == 6
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["blokus", "perft", "--variant", "trigon", "--first-move", "any-corner"], "for square boards"),
+    (["blokus", "perft", "--variant", "trigon", "--touch", "edges"], "Invalid value for '--touch'"),
+])
+def test_trigon_bad_options(capsys, argv, message):
+    code, _, err = run(argv, capsys)
+    assert code == 2 and message in err and err.count("\n") == 1

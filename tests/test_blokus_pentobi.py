@@ -61,30 +61,45 @@ def read_png(path):
     return width, height, rows
 
 
+def board_box(rows) -> tuple[int, int, int, int]:
+    """Pixel bounding box (left, top, right, bottom) of everything not in the corner's colour."""
+    background = rows[0][0]
+    ys = [y for y, row in enumerate(rows) if any(p != background for p in row)]
+    xs = [x for x in range(len(rows[0])) if any(rows[y][x] != background for y in ys)]
+    return xs[0], ys[0], xs[-1] + 1, ys[-1] + 1
+
+
 @pytest.mark.parametrize("variant,strategies", [("classic", ("greedy", "random", "random", "random")),
-                                                ("duo", ("random", "greedy"))])
+                                                ("duo", ("random", "greedy")),
+                                                ("trigon", ("greedy", "random", "random", "random")),
+                                                ("trigon-3", ("random", "greedy", "random"))])
 def test_pentobi_draws_our_records(tmp_path, variant, strategies):
     game = SelfPlay(variant, strategies=strategies).record(2024, 1)[0]
     text = write_game(game)
     assert write_game(read_game(text)) == text
     sgf, png = tmp_path / "g.blksgf", tmp_path / "g.png"
     sgf.write_text(text)
-    size = game.variant.geometry.width * 20
+    geometry = game.variant.geometry
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    subprocess.run([THUMBNAILER, "-s", str(size), str(sgf), str(png)], check=True, env=env, timeout=60,
-                   capture_output=True)
+    subprocess.run([THUMBNAILER, "-s", str(geometry.width * 20), str(sgf), str(png)], check=True, env=env,
+                   timeout=60, capture_output=True)
     width, height, rows = read_png(png)
-    n = game.variant.geometry.width
-    cell = width // n
+    # our drawing coordinates of each cell's centre, mapped linearly onto the board's pixels
+    centres = {c: tuple(sum(p[i] for p in geometry.polygon(c)) / len(geometry.polygon(c)) for i in (0, 1))
+               for c in geometry.cells}
+    corners = [p for c in geometry.cells for p in geometry.polygon(c)]
+    x0, x1 = min(p[0] for p in corners), max(p[0] for p in corners)
+    y0, y1 = min(p[1] for p in corners), max(p[1] for p in corners)
+    left, top, right, bottom = board_box(rows)
     owner = {}
     for move in game.moves:
-        for x, y in move.cells:
-            owner[(x, y)] = move.colour
+        for cell in move.cells:
+            owner[cell] = move.colour
     seen: dict = {}
-    for x in range(n):
-        for y in range(n):
-            pixel = rows[(n - 1 - y) * cell + cell // 2][x * cell + cell // 2]
-            seen.setdefault(owner.get((x, y), -1), set()).add(pixel)
+    for cell, (cx, cy) in centres.items():
+        px = left + (cx - x0) / (x1 - x0) * (right - left)
+        py = top + (y1 - cy) / (y1 - y0) * (bottom - top)
+        seen.setdefault(owner.get(cell, -1), set()).add(rows[int(py)][int(px)])
     # every colour (and 'empty') is drawn in one pixel colour, and different ones differently
     assert all(len(p) == 1 for p in seen.values()), seen
     assert len({next(iter(p)) for p in seen.values()}) == len(seen)

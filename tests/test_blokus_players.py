@@ -132,13 +132,14 @@ TRANSCRIPT = [
     ("play b a1", "? illegal move a1 for purple: the piece does not touch purple at a corner"),
     ("play q e10", "? invalid color 'q' (this game: B, W)"),
     ("play b", "? usage: play COLOR MOVE"),
-    ("play b z99", "? cell 'z99' is off the 14x14 board"),
+    ("play b z99", "? cell 'z99' is not on the 14x14 board"),
     ("final_score", "= B+2"),
     ("undo", "="),
     ("final_score", "= B+3"),
     ("bogus", "? unknown command"),
     ("set_game Blokus Hexagon", "? unsupported game 'Blokus Hexagon' (known: Blokus, Blokus Two-Player, "
-                                "Blokus Three-Player, Blokus Duo)"),
+                                "Blokus Three-Player, Blokus Duo, Blokus Trigon, Blokus Trigon Two-Player, "
+                                "Blokus Trigon Three-Player)"),
     ("clear_board", "="),
     ("final_score", "= 0"),
     ("# a comment", ""),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from solver.blokus.game import Game
@@ -26,6 +26,7 @@ def random_game(variant: str, seed: int, rule: str = "start-cell", max_moves: in
 @given(variant=st.sampled_from(sorted(VARIANTS)), seed=st.integers(0, 10 ** 6),
        rule=st.sampled_from(["start-cell", "any-corner"]), max_moves=st.integers(0, 100))
 def test_round_trip(variant, seed, rule, max_moves):
+    assume(rule == "start-cell" or not VARIANTS[variant].shared_starts)   # any-corner: square boards
     g = random_game(variant, seed, rule, max_moves)
     text = write_game(g, comment="a [comment] with \\ and ]", name="test")
     h = read_game(text)
@@ -70,17 +71,30 @@ def test_pentobi_style_records():
     ("(;GM[Blokus];1[a20]", r"missing '\)'"),
     ("(;GM[Blokus];1[a20)", "unterminated"),
     ("(;FF[4];1[a20])", "no GM property"),
-    ("(;GM[Blokus Trigon];1[a20])", "unsupported game type"),
+    ("(;GM[Blokus Junior];1[a20])", "unsupported game type"),
+    ("(;GM[Blokus Trigon];1[a20])", "not on the Trigon board"),
     ("(;GM[Blokus Duo]A3[a1])", "setup property A3 does not exist"),
     ("(;GM[Blokus];1[a20];2[a19])", r"move 2 \(2\[a19\]\): illegal move a19 for yellow: the first piece"),
-    ("(;GM[Blokus];1[a20];1[b19])", "move 2.*already placed"),
-    ("(;GM[Blokus];1[a20,b20];1[b19])", "move 2.*along an edge"),
+    ("(;GM[Blokus];1[a20];2[t20];3[t1];4[a1];1[b19])", "move 5.*already placed"),
+    ("(;GM[Blokus];1[a20,b20];2[t20];3[t1];4[a1];1[b19])", "move 5.*along an edge"),
+    ("(;GM[Blokus];1[a20];1[b19])", r"move 2 \(1\[b19\]\): blue moves out of turn \(yellow is to play\)"),
+    ("(;GM[Blokus];1[a20];2[t20];1[b19])", "out of turn"),
+    ("(;GM[Blokus Duo];B[e10];W[])", "orange passes but has a legal move"),
+    ("(;GM[Blokus];1[b8,\nc8])", r"malformed move"),
+    ("(;GM[Blokus];1[a20,,b20])", "malformed move"),
+    ("(;GM[Blokus];1[A20])", "malformed move"),
+    ("(;GM[Blokus];1[a020])", "malformed move"),
+    ("(;GM[Blokus];1[a20, b20])", "malformed move"),
+    ("(;GM[Blokus];1[a" + "9" * 5000 + "])", "malformed move"),
+    ("(;GM[Blokus];1x[a20])", "malformed property name '1x'"),
+    ("(;GM[Blokus];b[a20])", "malformed property name 'b'"),
+    ("(;GM[Blokus]" + ";1[]" * 2001 + ")", "more than 2000 nodes"),
     ("(;GM[Blokus];1[a20,b20];2[t20];3[t1];4[a1];1[d18])", "move 5.*does not touch blue at a corner"),
     ("(;GM[Blokus];1[a20];2[a20])", "occupied"),
     ("(;GM[Blokus Duo];B[e10];3[j5])", "colour property 3 does not exist"),
     ("(;GM[Blokus];1[a20,c20])", "do not form a Blokus piece"),
-    ("(;GM[Blokus];1[a21])", "off the 20x20 board"),
-    ("(;GM[Blokus];1[a2x])", "malformed cell"),
+    ("(;GM[Blokus];1[a21])", "not on the 20x20 board"),
+    ("(;GM[Blokus];1[a2x])", "malformed move"),
     ("(;GM[Blokus];1[a20]2[t20])", "more than one move"),
     ("(;GM[Blokus]XV[duo])", "does not fit"),
     ("(;GM[Blokus]XF[middle])", "unknown first-move rule"),
@@ -128,3 +142,15 @@ def test_read_file_encodings_and_nesting(tmp_path):
         read_game("(;GM[Blokus Duo]" + "(;C[x]" * 5000 + ")" * 5001)
     with pytest.raises(SolverError, match="cannot read"):
         read_file(str(tmp_path))
+
+
+def test_read_file_limits_and_byte_order_mark(tmp_path):
+    from solver.blokus.sgf import MAX_FILE_BYTES, read_file
+
+    bom = tmp_path / "bom.blksgf"
+    bom.write_bytes(b"\xef\xbb\xbf(;GM[Blokus Duo];B[e10])")
+    assert len(read_file(str(bom)).moves) == 1
+    big = tmp_path / "big.blksgf"
+    big.write_bytes(b"(;GM[Blokus]" + b";1[]" * (MAX_FILE_BYTES // 4) + b")")
+    with pytest.raises(SolverError, match="larger than 4 MB"):
+        read_file(str(big))

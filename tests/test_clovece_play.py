@@ -133,39 +133,29 @@ def test_wrong_turn_order_result_and_header() -> None:
         check_lines([])
 
 
-def _main(args: list[str]) -> int:
-    from solver.cli.main import main
-
-    try:
-        main(args)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    return 0
-
-
-def test_cli_play_and_replay(tmp_path, capsys) -> None:
+def test_cli_play_and_replay(tmp_path, capsys, solver_main) -> None:
     log = tmp_path / "g.jsonl"
-    assert _main(["clovece", "play", "--players", "2", "--strategy", "best,random", "--seed", "3",
+    assert solver_main(["clovece", "play", "--players", "2", "--strategy", "best,random", "--seed", "3",
                   "--log", str(log)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Člověče napij-se: 2 players")
     assert "turn 1 P0:" in out and " wins after " in out.splitlines()[-1]
-    assert _main(["clovece", "replay", str(log)]) == 0
+    assert solver_main(["clovece", "replay", str(log)]) == 0
     assert "valid (napij-se, 2 players" in capsys.readouterr().out
     lines = log.read_text(encoding="utf-8").splitlines()
     first = json.loads(lines[2])
     first["player"] = 1
     lines[2] = json.dumps(first)
     log.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    assert _main(["clovece", "replay", str(log)]) == 2
+    assert solver_main(["clovece", "replay", str(log)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("solver: error: line 3:") and err.count("\n") == 1
     r = CliRunner().invoke(app, ["clovece", "play", "--variant", "classic", "--seed", "1", "--log", "-"])
     assert r.exit_code == 0 and json.loads(r.output.splitlines()[0])["variant"] == "classic"
     for args in (["--strategy", "genius"], ["--players", "5"], ["--variant", "classic", "--drinks", "per-event"],
                  ["--after-six", "three-tries"]):
-        assert _main(["clovece", "play", *args]) == 2, args
-    assert _main(["clovece", "replay", str(tmp_path / "missing.jsonl")]) == 2
+        assert solver_main(["clovece", "play", *args]) == 2, args
+    assert solver_main(["clovece", "replay", str(tmp_path / "missing.jsonl")]) == 2
 
 
 def test_custom_board_and_an_interaction_deck_replay_cleanly() -> None:

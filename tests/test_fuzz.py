@@ -33,6 +33,8 @@ def generated(tmp_path_factory) -> Path:
     run_checked(["clovece", "play", "--players", "4", "--seed", "3", "--log", str(d / "napij.jsonl")])
     run_checked(["clovece", "play", "--variant", "classic", "--players", "2", "--seed", "3",
                  "--log", str(d / "classic.jsonl")])
+    run_checked(["squid", "play", "--players", "4", "--strategy", "equilibrium,random,careful,bold", "--seed", "3",
+                 "--log", str(d / "squid.jsonl")])
     run_checked(["puzzle", "solve", "tetromino-8x10", "-o", str(d / "tetromino.json")])
     run_checked(["puzzle", "solve", "pentomino-6x10", "--all", "--limit", "2", "-o", str(d / "two.json")])
     run_checked(["thegame", "simulate", "--players", "1-2", "--games", "200", "-j", "1", "-q",
@@ -90,13 +92,14 @@ def _log_formats(g: Path) -> dict:
         "thegame-solve-log": (_texts([g / "thegame.jsonl"]),
                               lambda f: ["thegame", "solve", "--from-log", f, "--node-limit", "2000"], (1,), 100),
         "clovece-log": (_texts([g / "classic.jsonl", g / "napij.jsonl"]), lambda f: ["clovece", "replay", f], (), 200),
+        "squid-log": (_texts([g / "squid.jsonl"]), lambda f: ["squid", "replay", f], (), 300),
     }
 
 
 FILE_FORMATS = ["puzzle-toml", "puzzle-solve", "solution-json", "clovece-board", "clovece-deck",
                 "clovece-deck-simulate", "clovece-board-simulate", "squid-params", "blokus3d-template",
                 "blokus3d-record", "plot-table"]
-LOG_FORMATS = ["thegame-log", "thegame-solve-log", "clovece-log"]
+LOG_FORMATS = ["thegame-log", "thegame-solve-log", "clovece-log", "squid-log"]
 
 
 def _fuzz_file_format(name: str, generated: Path, tmp_path: Path, factor: int) -> None:

@@ -22,14 +22,14 @@ from functools import cache
 import numpy as np
 
 from solver._ext import blokus as _ext
-from solver.blokus.pieces import PIECES, identify, normalize
 from solver.blokus.variants import ROTATING, Cell, Variant, variant_by_name
 from solver.errors import SolverError
 
-#: (piece index, cells) of every orientation, in the engine's order
-ORIENTATIONS: list[tuple[int, tuple[Cell, ...]]] = list(_ext.ORIENTATIONS)
-_ORIENT_INDEX = {(p, shape): o for o, (p, shape) in enumerate(ORIENTATIONS)}
-MONOMINO = next(p.index for p in PIECES if p.size == 1)
+#: per piece set name: (piece index, cells, parity) of every orientation, in the engine's order
+ORIENTATIONS: dict[str, list[tuple[int, tuple[Cell, ...], int]]] = {
+    name: list(_ext.ORIENTATIONS[i]) for i, name in enumerate(_ext.SET_NAMES)}
+_ORIENT_INDEX = {name: {(shape, parity): o for o, (_, shape, parity) in enumerate(table)}
+                 for name, table in ORIENTATIONS.items()}
 
 
 @dataclass(frozen=True)
@@ -43,10 +43,18 @@ class Move:
 
 
 @cache
-def _decode(code: int, width: int, height: int) -> tuple[int, tuple[Cell, ...]]:
+def _decode(code: int, piece_set: str, width: int, height: int) -> tuple[int, tuple[Cell, ...]]:
     o, r, c = _ext.code_info(code, width, height)
-    piece, shape = ORIENTATIONS[o]
+    piece, shape, _ = ORIENTATIONS[piece_set][o]
     return piece, tuple((c + x, r + y) for x, y in shape)
+
+
+def start_position(variant: Variant) -> _ext.Position:
+    """The engine's empty board of ``variant`` (its geometry, pieces, first cells and rules)."""
+    g = variant.geometry
+    return _ext.Position(_ext.SET_NAMES.index(g.piece_set), g.width, g.height, g.parity, list(g.row_masks),
+                         variant.n_colours, [variant.first_cells(k) for k in range(variant.n_colours)],
+                         variant.touch == "corners-only")
 
 
 class Game:
@@ -56,13 +64,13 @@ class Game:
     moves only ever disappear).  ``to_play`` is the next colour that can move, None at the end.
     """
 
-    def __init__(self, variant: Variant | str = "classic", first_move: str = "start-cell") -> None:
+    def __init__(self, variant: Variant | str = "classic", first_move: str = "start-cell",
+                 touch: str = "standard") -> None:
         if isinstance(variant, str):
-            variant = variant_by_name(variant, first_move)
+            variant = variant_by_name(variant, first_move, touch)
         self.variant = variant
-        g = variant.geometry
-        self.position = _ext.Position(g.width, g.height, variant.n_colours,
-                                      [variant.first_cells(k) for k in range(variant.n_colours)])
+        self.pieces = variant.pieces
+        self.position = start_position(variant)
         self.moves: list[Move] = []
         self.setup: list[Move] = []  # pieces put on the board before the first move (SGF AB, A1, ...)
         self.setup_to_play = 0  # colour to move after the setup (SGF PL)
@@ -90,8 +98,8 @@ class Game:
 
     # ------------------------------------------------------------------ moves
     def move_from_code(self, colour: int, code: int) -> Move:
-        piece, cells = _decode(int(code), self.variant.width, self.variant.height)
-        return Move(colour, int(code), PIECES[piece].name, cells)
+        piece, cells = _decode(int(code), self.pieces.name, self.variant.width, self.variant.height)
+        return Move(colour, int(code), self.pieces.pieces[piece].name, cells)
 
     def move_from_cells(self, cells: str | list[Cell], colour: int | str | None = None) -> Move:
         """The move covering ``cells`` (a list of (x, y) or text ``a20,b20``); SolverError if no piece."""
@@ -106,9 +114,11 @@ class Game:
         for c in cells:
             if not geo.on_board(c):
                 raise SolverError(f"cell {c} is off the board")
-        piece = identify(cells)
-        shape = normalize(cells)
-        o = _ORIENT_INDEX[(piece.index, shape)]
+        shape, parity = geo.normalize(cells)
+        o = _ORIENT_INDEX[self.pieces.name].get((shape, parity))
+        if o is None:
+            names = ",".join(geo.cell_name(c) for c in sorted(cells, key=lambda c: (c[1], c[0])))
+            raise SolverError(f"cells {names} do not form a {self.pieces.title} piece")
         x0 = min(x for x, _ in cells)
         y0 = min(y for _, y in cells)
         code = _ext.encode(o, y0, x0, geo.width, geo.height)
@@ -141,22 +151,28 @@ class Game:
         """A short reason why ``move`` is illegal for its colour ('' if it is legal)."""
         pos = self.position
         k = move.colour
-        if move.piece not in [PIECES[p].name for p in pos.pieces_left(k)]:
+        if move.piece not in self.pieces_left(k):
             return f"{self.colour_name(k)} has already placed piece {move.piece}"
         free, attach = pos.bitboards(k)
         occupied = self.occupancy()
         for x, y in move.cells:
             if (x, y) in occupied:
                 return f"cell {self.cell_name((x, y))} is occupied"
+        corners_only = (f"the piece meets {self.colour_name(k)} where a side runs straight on "
+                        "(corners-only rule)")
+        geo = self.variant.geometry
         for x, y in move.cells:
             if not (free[y] >> x) & 1:
+                if not any(occupied.get(n) == k for n in geo.edge_neighbours((x, y))):
+                    return corners_only
                 return f"cell {self.cell_name((x, y))} touches {self.colour_name(k)} along an edge"
         if not any((attach[y] >> x) & 1 for x, y in move.cells):
             if pos.last_piece(k) < 0:
-                first = ", ".join(self.cell_name(c) for c in self.variant.first_cells(k))
-                return f"the first piece of {self.colour_name(k)} must cover {first}"
+                cells = self.variant.first_cells(k)
+                first = ", ".join(self.cell_name(c) for c in cells)
+                return f"the first piece of {self.colour_name(k)} must cover {'one of ' if len(cells) > 1 else ''}{first}"
             return f"the piece does not touch {self.colour_name(k)} at a corner"
-        return ""
+        return corners_only if self.variant.touch == "corners-only" else ""
 
     def play(self, move: Move | str, colour: int | str | None = None) -> Move:
         """Play ``move`` (a Move, or cells like ``a20,b20``); SolverError saying why if illegal.
@@ -243,21 +259,21 @@ class Game:
         return [(self.colour_name(m.colour), m.cells) for m in self.setup + self.moves]
 
     def pieces_left(self, colour: int) -> list[str]:
-        return [PIECES[p].name for p in self.position.pieces_left(colour)]
+        return [self.pieces.pieces[p].name for p in self.position.pieces_left(colour)]
 
     def colour_scores(self) -> list[int]:
-        """Blokus score of each colour: minus squares left, +15 for all placed (+20 monomino last)."""
+        """Blokus score of each colour: minus cells left, +15 for all placed (+20 monomino last)."""
         return [self.position.score(k) for k in range(self.variant.n_colours)]
 
     def pentobi_points(self) -> list[int]:
-        """Pentobi's convention: squares placed plus the same bonus, per colour."""
+        """Pentobi's convention: cells placed plus the same bonus, per colour."""
         out = []
         for k in range(self.variant.n_colours):
             left = self.position.squares_left(k)
             bonus = 0
             if not self.position.pieces_left(k):
-                bonus = 20 if self.position.last_piece(k) == MONOMINO else 15
-            out.append(89 - left + bonus)
+                bonus = 20 if self.position.last_piece(k) == self.pieces.monomino else 15
+            out.append(self.pieces.cells - left + bonus)
         return out
 
     @property

@@ -201,10 +201,10 @@ class GtpEngine:
         return "\n".join(self.game.move_text(m) for m in self.game.legal_moves(k))
 
     def _showboard(self, args: list[str]) -> str:
-        from solver.render.grid import text_grid
+        from solver.render.board import text_board
 
         v = self.variant
-        board = text_grid(v.width, v.height, self.game.placements(), ansi=False)
+        board = text_board(v.geometry, self.game.placements(), ansi=False)
         scores = " ".join(f"{c}:{s}" for c, s in zip(v.colours, self.game.pentobi_points(), strict=True))
         return "\n" + board + "\npoints " + scores
 

@@ -62,7 +62,7 @@ class Match:
     def __init__(self, variant: Variant, strategy: str, opponent: str, seed: int = 0,
                  seconds: float | None = None, timeout: float = 600.0, threads: int = 1) -> None:
         if variant.n_players != 2:
-            raise SolverError(f"matches are for two-player variants (duo, classic-2), not {variant.name}")
+            raise SolverError(f"matches are for two-player variants (duo, classic-2, trigon-2), not {variant.name}")
         self.variant = variant
         self.strategy = strategy
         self.command = shlex.split(opponent)

@@ -1,7 +1,11 @@
-"""The 21 Blokus pieces (free polyominoes of 1-5 squares) with Pentobi's names, and their orientations.
+"""The Blokus piece sets with Pentobi's names, and their orientations.
 
-Shared by the game engine and the puzzle solver: a piece's shape lives here and nowhere else.
-Cells are ``(x, y)`` with x the column to the right and y the row upwards.
+* ``square``: the 21 pieces of Classic, Duo and Giant (free polyominoes of 1-5 squares);
+* ``trigon``: the 22 pieces of Trigon (free polyiamonds of 1-6 triangles).
+
+Shared by the game engine and the puzzle solver: a piece's shape lives here and nowhere else;
+how pieces turn is asked of the lattice (:mod:`solver.blokus.geometry`).  Cells are ``(x, y)``
+with x the column to the right and y the row upwards.
 
 >>> len(PIECES), sum(p.size for p in PIECES)
 (21, 89)
@@ -9,13 +13,17 @@ Cells are ``(x, y)`` with x the column to the right and y the row upwards.
 91
 >>> piece_by_name("L4").orientations[0]
 ((0, 0), (0, 1), (0, 2), (1, 0))
+>>> t = PIECE_SETS["trigon"]
+>>> len(t.pieces), t.cells, sum(len(p.forms) for p in t.pieces)
+(22, 110, 155)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
+from solver.blokus.geometry import Lattice, SquareLattice, TriangleLattice
 from solver.errors import SolverError
 
 Cell = tuple[int, int]
@@ -47,6 +55,31 @@ PIECE_SHAPES: dict[str, Shape] = {
 }
 
 
+#: Trigon's pieces (Pentobi's names), drawn row by row from the top: ``^`` an upward triangle,
+#: ``v`` a downward one, ``.`` none.
+TRIGON_SHAPES: dict[str, str] = {
+    "I6": "..^v/.^v./^v..", "L6": ".^v/^v./v^.", "V": "v^.../.v^v^", "S": "^v/v^/^v",
+    "P6": "..^./.^v^/^v..", "F": "^v./v^v/.v.", "W": "..^../v^v^v", "A6": ".^./^v^/v.v",
+    "G": ".^./^v./v^v", "Y": "^../v^v/^v.", "X": "v^v/^v^", "O": "^v^/v^v",
+    "I5": "..^/.^v/^v.", "L5": ".^/^v/v^", "C5": "^v./v^v", "P5": ".^./^v^/v..",
+    "I4": ".^v/^v.", "C4": "^v/v^", "A4": ".^./^v^", "I3": ".^/^v", "2": "^v", "1": "^",
+}
+
+
+def triangles_from_picture(picture: str) -> tuple[Shape, int]:
+    """Cells and parity of a shape drawn with ``^``/``v`` rows (top row first, ``/`` between).
+
+    >>> triangles_from_picture(".^/^v")
+    (((0, 0), (1, 0), (1, 1)), 0)
+    """
+    rows = picture.split("/")
+    kinds = {(x, len(rows) - 1 - i): ch for i, row in enumerate(rows) for x, ch in enumerate(row) if ch != "."}
+    parities = {(x + y + (ch == "v")) & 1 for (x, y), ch in kinds.items()}
+    if len(parities) != 1 or set(kinds.values()) - {"^", "v"}:
+        raise ValueError(f"inconsistent triangle picture {picture!r}")
+    return tuple(sorted(kinds)), parities.pop()
+
+
 def normalize(cells) -> Shape:
     """Translate cells so the minimum x and y are 0, and sort them."""
     cells = list(cells)
@@ -55,44 +88,79 @@ def normalize(cells) -> Shape:
     return tuple(sorted((x - mx, y - my) for x, y in cells))
 
 
-def transforms(cells) -> list[Shape]:
-    """All 8 rotations/reflections of a shape (normalized, possibly repeated)."""
-    out = []
-    for flip in (False, True):
-        cur = [(-x, y) if flip else (x, y) for x, y in cells]
-        for _ in range(4):
-            out.append(normalize(cur))
-            cur = [(-y, x) for x, y in cur]  # rotate 90 degrees
-    return out
-
-
-def orientations_of(cells) -> tuple[Shape, ...]:
-    """The distinct fixed orientations of a shape, in a stable order."""
-    seen: dict[Shape, None] = {}
-    for shape in transforms(cells):
-        seen.setdefault(shape, None)
-    return tuple(seen)
-
-
 @dataclass(frozen=True)
 class Piece:
-    """One free polyomino: its Pentobi name, index in :data:`PIECES` and canonical shape."""
+    """One free piece: its Pentobi name, index in its set and canonical shape (with the shape's
+    parity on a triangle lattice, see :mod:`solver.blokus.geometry`)."""
 
     index: int
     name: str
     shape: Shape
+    parity: int = 0
+    lattice: Lattice = field(default=SquareLattice(), compare=False, repr=False)
 
     @property
     def size(self) -> int:
         return len(self.shape)
 
     @cached_property
+    def forms(self) -> tuple[tuple[Shape, int], ...]:
+        """Every fixed orientation as (normalized cells, parity)."""
+        return self.lattice.orientations(self.shape, self.parity)
+
+    @cached_property
     def orientations(self) -> tuple[Shape, ...]:
-        return orientations_of(self.shape)
+        """The fixed orientations' cells (square pieces: the same as :attr:`forms` without parity)."""
+        return tuple(shape for shape, _ in self.forms)
+
+
+@dataclass(frozen=True)
+class PieceSet:
+    """The pieces every colour gets on one kind of board."""
+
+    name: str
+    lattice: Lattice
+    pieces: tuple[Piece, ...]
+    title: str = "Blokus"   # for messages: "do not form a Blokus piece"
+
+    @property
+    def cells(self) -> int:
+        """Cells of all pieces together (a colour's score if it places none)."""
+        return sum(p.size for p in self.pieces)
+
+    @cached_property
+    def monomino(self) -> int:
+        return next(p.index for p in self.pieces if p.size == 1)
+
+    def by_name(self, name: str) -> Piece:
+        """A piece by its Pentobi name (case-insensitive); SolverError if unknown."""
+        for p in self.pieces:
+            if p.name.lower() == str(name).lower():
+                return p
+        raise SolverError(f"unknown {self.name} piece {name!r} (known: {', '.join(p.name for p in self.pieces)})")
+
+    @cached_property
+    def _form_index(self) -> dict[tuple[Shape, int], int]:
+        return {form: p.index for p in self.pieces for form in p.forms}
+
+    def identify(self, shape: Shape, parity: int = 0) -> Piece | None:
+        """The piece whose orientation is this normalized shape, None if none is."""
+        index = self._form_index.get((tuple(sorted(shape)), parity))
+        return None if index is None else self.pieces[index]
 
 
 PIECES: tuple[Piece, ...] = tuple(Piece(i, n, normalize(s)) for i, (n, s) in enumerate(PIECE_SHAPES.items()))
 _BY_NAME = {p.name.lower(): p for p in PIECES}
+
+_TRIANGLES = TriangleLattice()
+TRIGON_PIECES: tuple[Piece, ...] = tuple(
+    Piece(i, n, *triangles_from_picture(pic), lattice=_TRIANGLES) for i, (n, pic) in enumerate(TRIGON_SHAPES.items()))
+
+#: the piece sets by name (a board geometry names the set it is played with)
+PIECE_SETS: dict[str, PieceSet] = {
+    "square": PieceSet("square", SquareLattice(), PIECES),
+    "trigon": PieceSet("trigon", _TRIANGLES, TRIGON_PIECES, "Trigon"),
+}
 
 
 def piece_by_name(name: str) -> Piece:

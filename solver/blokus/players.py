@@ -29,7 +29,7 @@ import threading
 from dataclasses import dataclass, replace
 
 from solver._ext import blokus as _ext
-from solver.blokus.game import Game, Move
+from solver.blokus.game import Game, Move, start_position
 from solver.blokus.variants import Variant
 from solver.errors import SolverError
 
@@ -220,8 +220,9 @@ class MctsPlayer:
     def _searchers_for(self, player: int, s: Strategy) -> list:
         if player not in self._searchers:
             players = [s.engine_tuple()] * self.variant.n_players
-            self._searchers[player] = [_ext.Searcher(self.variant.n_colours, *_tables(self.variant), players,
-                                                     player) for _ in range(self.threads)]
+            board = start_position(self.variant)
+            self._searchers[player] = [_ext.Searcher(board, *_tables(self.variant), players, player)
+                                       for _ in range(self.threads)]
         return self._searchers[player]
 
     def genmove(self, game: Game, playouts: int | None = None,

@@ -51,10 +51,11 @@ class SelfPlay(Experiment):
     strategies: tuple[str, ...] = ("random",)
     #: also tally which cells each colour covers at the end (for ``--heatmap``)
     coverage: bool = False
+    touch: str = "standard"
     game = "blokus"
 
     def _variant(self) -> Variant:
-        return variant_by_name(self.variant, self.first_move)
+        return variant_by_name(self.variant, self.first_move, self.touch)
 
     def _strategies(self) -> tuple[str, ...]:
         v = self._variant()
@@ -146,6 +147,7 @@ class SelfPlay(Experiment):
             row["shared_wins"] = int(seat("shared"))
             row["shared_win_rate"] = row["shared_wins"] / games if games else float("nan")
             row["first_move"] = v.first_move
+            row["touch"] = v.touch
             row["colours"] = names[p]
             row["side"] = v.sides[p] + 1
             row.update(mean_columns("score", seat("score"), seat("score_sq"), games))
@@ -169,6 +171,7 @@ class SelfPlay(Experiment):
             for word in row:
                 if word < 0:
                     break
-                g.play(g.move_from_code(int(word) >> 16, int(word) & 0xFFFF))
+                colour, code = divmod(int(word), 1 << _ext.RECORD_COLOUR_SHIFT)
+                g.play(g.move_from_code(colour, code))
             games.append(g)
         return games

@@ -1,13 +1,15 @@
 """Pentobi's SGF game records (``.blksgf``): read them into a :class:`Game` and write them back.
 
 A record is SGF FF[4] with ``GM[Blokus]`` (also ``Blokus Two-Player``, ``Blokus Three-Player``,
-``Blokus Duo``); a move is a property named after its colour (``1``-``4``, or ``B`` and ``W``
-for Duo) whose value lists the covered cells, ``a20,b20,b19`` (columns a... from the left, rows
-1... from the bottom).  Only the main line (first child at every node) is read; setup pieces
-(``AB``, ``AW``, ``A1``-``A4``) and ``PL`` are read in the root node.  Variants that
-Pentobi does not have (``teams``, ``giant``, the ``any-corner`` first move) are written as
-Pentobi's nearest game plus the private root properties ``XV`` (variant) and ``XF`` (first-move
-rule), which Pentobi ignores.
+``Blokus Duo``, ``Blokus Trigon``, ``Blokus Trigon Two-Player``, ``Blokus Trigon Three-Player``);
+a move is a property named after its colour (``1``-``4``, or ``B`` and ``W`` for Duo) whose
+value lists the covered cells, ``a20,b20,b19`` (columns a... from the left, rows 1... from the
+bottom; Trigon's hexagon is mapped onto such a frame, see :mod:`solver.blokus.geometry`).  Only
+the main line (first child at every node) is read; setup pieces (``AB``, ``AW``, ``A1``-``A4``)
+and ``PL`` are read in the root node.  Variants that Pentobi does not have (``teams``,
+``giant``, the ``any-corner`` first move, the ``corners-only`` touching rule) are written as
+Pentobi's nearest game plus the private root properties ``XV`` (variant), ``XF`` (first-move
+rule) and ``XT`` (touching rule), which Pentobi ignores.
 
 >>> g = read_game("(;FF[4]GM[Blokus Duo];B[e10,e9,f9];W[j5])")
 >>> g.variant.name, len(g.moves), g.colour_name(g.to_play)
@@ -18,6 +20,7 @@ rule), which Pentobi ignores.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from solver import __version__
@@ -27,9 +30,26 @@ from solver.errors import SolverError
 
 Node = dict[str, list[str]]
 
-_GAME_TYPES = {"blokus": "classic", "blokus two-player": "classic-2", "blokus three-player": "classic-3",
-               "blokus duo": "duo"}
+#: SGF game type (GM, case-insensitive) -> our variant; XV names variants sharing a GM (teams, giant)
+_GAME_TYPES = {v.sgf_game.lower(): name for name, v in VARIANTS.items()
+               if name in ("classic", "classic-2", "classic-3", "duo", "trigon", "trigon-2", "trigon-3")}
 _SETUP = {"AB", "AW", "AE", "A1", "A2", "A3", "A4"}
+
+#: a property name: SGF's upper-case letters, Pentobi's colour moves 1-4 and setups A1-A4
+_PROPERTY = re.compile(r"[A-Z]+[1-4]?|[1-4]")
+#: a move value: cell names (lower-case column letters, a row number without leading zeros)
+#: separated by single commas, nothing else (whitespace around the whole value is ignored)
+_MOVE = re.compile(r"[a-z]{1,3}[1-9][0-9]{0,2}(,[a-z]{1,3}[1-9][0-9]{0,2})*")
+#: records larger than this are refused before parsing (a Blokus game is a few kB; Pentobi's
+#: opening books are at most 23 kB)
+MAX_FILE_BYTES = 4 * 1024 * 1024
+#: nodes in one game's main line: every colour's pieces and passes fit many times over
+MAX_NODES = 2000
+
+
+def _show(text: str) -> str:
+    """A value as it may appear inside a one-line message (control characters escaped)."""
+    return text.encode("unicode_escape").decode("ascii") if not text.isprintable() else text
 
 
 class _Parser:
@@ -69,6 +89,8 @@ class _Parser:
         while self.peek() == ";":
             self.i += 1
             nodes.append(self.node())
+            if len(nodes) > MAX_NODES:
+                raise self.error(f"more than {MAX_NODES} nodes in one game")
         if not nodes:
             raise self.error("a game tree needs at least one node ';'")
         first_child: list[Node] | None = None
@@ -91,6 +113,8 @@ class _Parser:
             ident = self.text[start:self.i]
             if not ident:
                 return props
+            if not _PROPERTY.fullmatch(ident):
+                raise self.error(f"malformed property name {_show(ident)!r}")
             if ident in props:
                 raise self.error(f"property {ident} twice in one node")
             values = []
@@ -133,15 +157,16 @@ def variant_of(root: Node) -> Variant:
     gm = root["GM"][0].strip()
     name = _GAME_TYPES.get(gm.lower())
     if name is None:
-        raise SolverError(f"unsupported game type GM[{gm}] (supported: Blokus, Blokus Two-Player, "
-                          "Blokus Three-Player, Blokus Duo)")
+        known = ", ".join(VARIANTS[n].sgf_game for n in _GAME_TYPES.values())
+        raise SolverError(f"unsupported game type GM[{gm}] (supported: {known})")
     if "XV" in root:
         own = root["XV"][0].strip().lower()
         if own not in VARIANTS or VARIANTS[own].sgf_game.lower() != gm.lower():
             raise SolverError(f"variant XV[{own}] does not fit GM[{gm}]")
         name = own
     rule = root.get("XF", ["start-cell"])[0].strip().lower()
-    return variant_by_name(name, rule)
+    touch = root.get("XT", ["standard"])[0].strip().lower()
+    return variant_by_name(name, rule, touch)
 
 
 def _colour_props(variant: Variant) -> dict[str, int]:
@@ -191,13 +216,23 @@ def game_from_nodes(nodes: Sequence[Node]) -> Game:
             raise SolverError(f"move {number}: colour property {prop} does not exist in {game.variant.name}")
         k = colours[prop]
         text = node[prop][0].strip()
-        if not text:  # an explicit pass
+        where = f"move {number} ({prop}[{_show(text)}])"
+        due = game.to_play
+        if not text:  # an explicit pass: only for a colour without a legal move
+            if game.position.has_move(k):
+                raise SolverError(f"{where}: {game.colour_name(k)} passes but has a legal move")
             continue
+        if due is not None and k != due:
+            raise SolverError(f"{where}: {game.colour_name(k)} moves out of turn "
+                              f"({game.colour_name(due)} is to play)")
+        if not _MOVE.fullmatch(text):
+            raise SolverError(f"{where}: malformed move (cells like a20,b20: lower-case column letters "
+                              "and a row number, separated by single commas)")
         try:
             move = game.move_from_cells(text, k)
             game.play(move)
         except SolverError as exc:
-            raise SolverError(f"move {number} ({prop}[{text}]): {exc}") from None
+            raise SolverError(f"{where}: {exc}") from None
     return game
 
 
@@ -215,9 +250,13 @@ def read_file(path: str) -> Game:
     """The first game of an SGF file; SolverError if unreadable or not a valid record."""
     try:
         with open(path, "rb") as fh:
-            data = fh.read()
+            data = fh.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise SolverError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise SolverError(f"{path} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB: not a Blokus record")
+    if data.startswith(b"\xef\xbb\xbf"):   # a UTF-8 byte-order mark, as some editors write
+        data = data[3:]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:  # SGF's default character set, which Pentobi also reads
@@ -233,10 +272,12 @@ def write_game(game: Game, comment: str = "", name: str = "") -> str:
     """One game as Pentobi-compatible SGF text (one move per line)."""
     v = game.variant
     root = f"(;FF[4]CA[UTF-8]AP[solver:{__version__}]GM[{v.sgf_game}]"
-    if VARIANTS[v.name].sgf_game == v.sgf_game and v.name not in ("classic", "classic-2", "classic-3", "duo"):
+    if _GAME_TYPES.get(v.sgf_game.lower()) != v.name:
         root += f"XV[{v.name}]"
     if v.first_move != "start-cell":
         root += f"XF[{v.first_move}]"
+    if v.touch != "standard":
+        root += f"XT[{v.touch}]"
     if name:
         root += f"GN[{_escape(name)}]"
     if comment:

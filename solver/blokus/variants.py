@@ -2,8 +2,8 @@
 
 Everything the engine, the reference generator, the SGF reader and the CLI need to know about a
 variant lives in one :class:`Variant` record, so adding a variant is adding a record.  The board
-geometry is a separate object (:class:`SquareGeometry`) so that Trigon's triangular board can
-follow as another geometry with the same interface (cells, edge and corner neighbours, names).
+is a geometry of :mod:`solver.blokus.geometry` (square boards, Trigon's hexagon of triangles),
+which also names the piece set played on it.
 
 Cells are ``(x, y)``: x the column from the left, y the row from the bottom, both from 0.  Their
 names follow Pentobi: column letters a, b, ... and row numbers from 1 at the bottom.
@@ -14,76 +14,28 @@ names follow Pentobi: column letters a, b, ... and row numbers from 1 at the bot
 >>> d = variant_by_name("duo")
 >>> [d.geometry.cell_name(c) for c in d.start_cells]
 ['e10', 'j5']
+>>> t = variant_by_name("trigon")
+>>> len(t.geometry.cells), len(t.first_cells(0)), t.pieces.cells
+(486, 6, 110)
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass
-from functools import cached_property
 
+from solver.blokus.geometry import Cell, Geometry, SquareGeometry, TrigonGeometry
+from solver.blokus.pieces import PIECE_SETS, PieceSet
 from solver.errors import SolverError
-from solver.render.grid import column_name
-
-Cell = tuple[int, int]
 
 #: A colour played in turn by every player (classic-3's fourth colour).
 ROTATING = -1
 
 FIRST_MOVE_RULES = ("start-cell", "any-corner")
 
-
-@dataclass(frozen=True)
-class SquareGeometry:
-    """A rectangular board of square cells (every variant except the future Trigon)."""
-
-    width: int
-    height: int
-
-    @cached_property
-    def cells(self) -> tuple[Cell, ...]:
-        return tuple((x, y) for y in range(self.height) for x in range(self.width))
-
-    def on_board(self, cell: Cell) -> bool:
-        x, y = cell
-        return 0 <= x < self.width and 0 <= y < self.height
-
-    def edge_neighbours(self, cell: Cell) -> list[Cell]:
-        """Cells sharing an edge with ``cell`` (on the board)."""
-        x, y = cell
-        return [c for c in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)) if self.on_board(c)]
-
-    def corner_neighbours(self, cell: Cell) -> list[Cell]:
-        """Cells sharing only a corner with ``cell`` (on the board)."""
-        x, y = cell
-        return [c for c in ((x - 1, y - 1), (x + 1, y - 1), (x - 1, y + 1), (x + 1, y + 1)) if self.on_board(c)]
-
-    @property
-    def corners(self) -> tuple[Cell, ...]:
-        w, h = self.width - 1, self.height - 1
-        return ((0, h), (w, h), (w, 0), (0, 0))
-
-    def cell_name(self, cell: Cell) -> str:
-        """Pentobi's name of a cell: ``(0, 19)`` on a 20-row board is ``a20``."""
-        return f"{column_name(cell[0])}{cell[1] + 1}"
-
-    def parse_cell(self, text: str) -> Cell:
-        """The cell named ``text`` (``a20``); SolverError if malformed or off the board.
-
-        >>> SquareGeometry(20, 20).parse_cell("t1")
-        (19, 0)
-        """
-        m = re.fullmatch(r"([a-z]+)([0-9]+)", text.strip().lower())
-        if not m:
-            raise SolverError(f"malformed cell {text!r} (expected a column letter and a row number like a20)")
-        x = 0
-        for ch in m.group(1):
-            x = x * 26 + (ord(ch) - ord("a") + 1)
-        cell = (x - 1, int(m.group(2)) - 1)
-        if not self.on_board(cell):
-            raise SolverError(f"cell {text!r} is off the {self.width}x{self.height} board")
-        return cell
+#: how pieces of one colour may meet: ``standard`` (at corners, never along an edge) or
+#: ``corners-only`` (the Trigon article's advanced rule: also never where a side runs straight on)
+TOUCH_RULES = ("standard", "corners-only")
 
 
 @dataclass(frozen=True)
@@ -93,11 +45,13 @@ class Variant:
     ``player_of[k]`` is the player who plays colour k (``ROTATING``: the players take turns with
     it, as with classic-3's green); ``counted[k]`` says whether colour k's score counts for its
     player (classic-3's green does not).  Colours move in the order of ``colours``.
+    ``start_cells[k]`` is colour k's start cell, or with ``shared_starts`` (Trigon) the start
+    cells are every colour's to choose from.
     """
 
     name: str
     sgf_game: str
-    geometry: SquareGeometry
+    geometry: Geometry
     colours: tuple[str, ...]
     start_cells: tuple[Cell, ...]
     player_of: tuple[int, ...]
@@ -106,6 +60,13 @@ class Variant:
     sgf_colour_props: tuple[str, ...]
     side_of: tuple[int, ...] = ()
     first_move: str = "start-cell"
+    shared_starts: bool = False
+    touch: str = "standard"
+
+    @property
+    def pieces(self) -> PieceSet:
+        """The piece set every colour gets."""
+        return PIECE_SETS[self.geometry.piece_set]
 
     @property
     def sides(self) -> tuple[int, ...]:
@@ -128,16 +89,27 @@ class Variant:
     def height(self) -> int:
         return self.geometry.height
 
+    def with_rules(self, first_move: str = "start-cell", touch: str = "standard") -> Variant:
+        """This variant with another first-move rule (``start-cell`` or ``any-corner``, square
+        boards only) and touching rule (``standard`` or ``corners-only``)."""
+        if first_move not in FIRST_MOVE_RULES:
+            raise SolverError(f"unknown first-move rule {first_move!r} (known: {', '.join(FIRST_MOVE_RULES)})")
+        if touch not in TOUCH_RULES:
+            raise SolverError(f"unknown touching rule {touch!r} (known: {', '.join(TOUCH_RULES)})")
+        if first_move == "any-corner" and self.shared_starts:
+            raise SolverError(f"the any-corner first move is for square boards, not {self.name}")
+        return dataclasses.replace(self, first_move=first_move, touch=touch)
+
     def with_first_move(self, rule: str) -> Variant:
         """This variant with another first-move rule (``start-cell`` or ``any-corner``)."""
-        if rule not in FIRST_MOVE_RULES:
-            raise SolverError(f"unknown first-move rule {rule!r} (known: {', '.join(FIRST_MOVE_RULES)})")
-        return dataclasses.replace(self, first_move=rule)
+        return self.with_rules(rule, self.touch)
 
     def first_cells(self, colour: int) -> tuple[Cell, ...]:
         """Cells one of which a colour's first piece must cover."""
         if self.first_move == "any-corner":
             return self.geometry.corners
+        if self.shared_starts:
+            return self.start_cells
         return (self.start_cells[colour],)
 
     def colour_index(self, name: str) -> int:
@@ -176,6 +148,21 @@ _G20 = SquareGeometry(20, 20)
 _G14 = SquareGeometry(14, 14)
 _CLASSIC_START = ((0, 19), (19, 19), (19, 0), (0, 0))
 _PROPS4 = ("1", "2", "3", "4")
+_T9 = TrigonGeometry(9)
+_T8 = TrigonGeometry(8)
+
+
+#: Trigon's six start cells per board size (Pentobi's positions, rows from the bottom): the
+#: triangles marked on the board half-way between its centre and its six corners
+_TRIGON_STARTS: dict[int, tuple[Cell, ...]] = {
+    9: ((17, 3), (17, 14), (9, 6), (9, 11), (25, 6), (25, 11)),
+    8: ((15, 2), (15, 13), (7, 5), (7, 10), (23, 5), (23, 10)),
+}
+
+
+def _trigon_starts(board: TrigonGeometry) -> tuple[Cell, ...]:
+    return _TRIGON_STARTS[board.size]
+
 
 VARIANTS: dict[str, Variant] = {
     "classic": Variant("classic", "Blokus", _G20, _CLASSIC_COLOURS, _CLASSIC_START, (0, 1, 2, 3),
@@ -190,11 +177,17 @@ VARIANTS: dict[str, Variant] = {
                    (True, True), 2, ("B", "W")),
     "giant": Variant("giant", "Blokus", _G20, _CLASSIC_COLOURS, _CLASSIC_START, (0, 1, 2, 3),
                      (True,) * 4, 4, _PROPS4),
+    "trigon": Variant("trigon", "Blokus Trigon", _T9, _CLASSIC_COLOURS, _trigon_starts(_T9), (0, 1, 2, 3),
+                      (True,) * 4, 4, _PROPS4, shared_starts=True),
+    "trigon-2": Variant("trigon-2", "Blokus Trigon Two-Player", _T9, _CLASSIC_COLOURS, _trigon_starts(_T9),
+                        (0, 1, 0, 1), (True,) * 4, 2, _PROPS4, shared_starts=True),
+    "trigon-3": Variant("trigon-3", "Blokus Trigon Three-Player", _T8, _CLASSIC_COLOURS[:3], _trigon_starts(_T8),
+                        (0, 1, 2), (True,) * 3, 3, _PROPS4[:3], shared_starts=True),
 }
 
 
-def variant_by_name(name: str, first_move: str = "start-cell") -> Variant:
-    """The variant called ``name`` with the given first-move rule; SolverError if unknown.
+def variant_by_name(name: str, first_move: str = "start-cell", touch: str = "standard") -> Variant:
+    """The variant called ``name`` with the given first-move and touching rules; SolverError if unknown.
 
     >>> variant_by_name("classic-2").player_names()
     ['blue+red', 'yellow+green']
@@ -205,4 +198,4 @@ def variant_by_name(name: str, first_move: str = "start-cell") -> Variant:
         v = VARIANTS[str(name).strip().lower()]
     except KeyError:
         raise SolverError(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})") from None
-    return v if first_move == "start-cell" else v.with_first_move(first_move)
+    return v if (first_move, touch) == ("start-cell", "standard") else v.with_rules(first_move, touch)

@@ -12,7 +12,6 @@ reported as ``line N: ...`` (a :class:`SolverError`, so the command exits with s
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -21,16 +20,12 @@ from solver.clovece.board import KINDS, ZONES, compile_board, load_board
 from solver.clovece.deck import compile_deck
 from solver.clovece.strategies import AFTER_SIX, DRINK_RULES, FIRST, SEATS, STRATEGIES
 from solver.errors import SolverError
-from solver.gamelog import line_error, parse_lines, read_lines
+from solver.gamelog import Broken, Cursor, line_error, parse_lines, read_lines
 
 REASONS = ("captured", "bottle", "pub", "card", "home", "start", "toast")
 MAX_TURNS = 20000   # a game still running after this many turns is abandoned
 MAX_DRAWS = 4       # a chain card -> card field -> card stops after this many draws
 MAX_SIXES = 23      # sixes kept in one turn
-
-
-class Broken(Exception):
-    """A rule broken at the current line (the line number is added by the caller)."""
 
 
 @dataclass
@@ -39,48 +34,6 @@ class ReplaySummary:
     players: int
     turns: int
     winner: int | None
-
-
-# ---------------------------------------------------------------------------------------------
-# the event cursor shared by both variants
-# ---------------------------------------------------------------------------------------------
-
-class Cursor:
-    """The logged events of one line: decisions are read from it, consequences compared with it."""
-
-    def __init__(self, events: list[Any]) -> None:
-        if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
-            raise Broken("'events' must be a list of objects")
-        self.events = events
-        self.i = 0
-
-    def peek(self, key: str) -> dict[str, Any] | None:
-        """The next event if it is of kind ``key``."""
-        if self.i < len(self.events) and key in self.events[self.i]:
-            return self.events[self.i]
-        return None
-
-    def take(self, key: str, what: str) -> dict[str, Any]:
-        e = self.peek(key)
-        if e is None:
-            got = json.dumps(self.events[self.i]) if self.i < len(self.events) else "the end of the line"
-            raise Broken(f"event {self.i + 1}: expected {what}, the log has {got}")
-        self.i += 1
-        return e
-
-    def emit(self, expected: dict[str, Any]) -> None:
-        """The rules say this happens next: the log must say the same."""
-        got = self.events[self.i] if self.i < len(self.events) else None
-        if got != expected:
-            said = json.dumps(got, ensure_ascii=False) if got is not None else "nothing more"
-            raise Broken(f"event {self.i + 1}: the rules give {json.dumps(expected, ensure_ascii=False)}, "
-                         f"the log has {said}")
-        self.i += 1
-
-    def done(self) -> None:
-        if self.i < len(self.events):
-            raise Broken(f"event {self.i + 1}: {json.dumps(self.events[self.i], ensure_ascii=False)} "
-                         "follows the end of the turn")
 
 
 def _roll(cur: Cursor) -> int:

@@ -105,13 +105,12 @@ def square_polygon(cell: Cell, height: int, size: float = 1.0, left: float = 0.0
 
 
 def cell_polygons(geometry: Any, size: float = 1.0) -> dict[Cell, list[Point]]:
-    """The picture polygon of every cell of a board ``geometry`` (an object with ``cells`` and
-    ``height``, like the Blokus variants' :class:`~solver.blokus.variants.SquareGeometry`).
-
-    Every picture of a board that is not a plain SVG grid (the heat maps of solver.plot) asks
-    this function for the cells' shapes, so another cell shape (Trigon's triangles) is added here
-    once and drawn everywhere.
-    """
+    """The picture polygon (y downwards) of every cell of a board ``geometry``: a Blokus
+    geometry (:mod:`solver.blokus.geometry`, squares or triangles) gives its cells' shapes,
+    any other object with ``cells`` and ``height`` is taken as a grid of unit squares."""
+    if hasattr(geometry, "polygon"):
+        return {tuple(c): [(x * size, (geometry.height - y) * size) for x, y in geometry.polygon(c)]
+                for c in geometry.cells}
     return {tuple(c): square_polygon(c, geometry.height, size) for c in geometry.cells}
 
 
