@@ -13,7 +13,7 @@ import click
 
 from solver.cli.options import Seconds
 from solver.errors import SolverError
-from solver.montecarlo.output import write_text_atomic
+from solver.montecarlo.output import check_writable, write_text_atomic
 from solver.puzzles.solution import read_solutions, svg_picture, text_picture, to_json
 from solver.puzzles.solve import enumerate_solutions, solve
 from solver.puzzles.spec import load_puzzle, shipped_names
@@ -56,6 +56,8 @@ def solve_cmd(puzzle: str, time_limit: float, workers: int, seed: int, output: s
     if limit is not None and not all_:
         raise SolverError("--limit only makes sense with --all")
     p = load_puzzle(puzzle)
+    for path in (output, svg):
+        check_writable(path)  # before a solve that may take the whole time limit
     ansi = sys.stdout.isatty() if colour is None else colour
     if all_:
         r = enumerate_solutions(p, limit or 0, time_limit)

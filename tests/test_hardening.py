@@ -262,3 +262,8 @@ def test_models_beyond_the_size_caps_answer_unknown_with_the_reason():
 def test_time_limits_must_be_finite(value):
     error(["puzzle", "solve", "pentomino-6x10", "--time-limit", value], "finite")
     error(["thegame", "solve", "--seed", "3", "--time-limit", value], "finite")
+
+
+def test_puzzle_outputs_checked_before_solving():
+    error(["puzzle", "solve", "pentomino-6x10", "-o", "/proc/1/x.json"], "cannot write /proc/1/x.json")
+    error(["puzzle", "solve", "pentomino-6x10", "--svg", "/nonexistent-dir/x.svg"], "does not exist")
