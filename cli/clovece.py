@@ -7,7 +7,13 @@ from pathlib import Path
 
 import click
 
-from solver.cli.options import MAX_SEED, monte_carlo_options, parse_int_list, run_and_report, write_log
+from solver.cli.options import (
+    MAX_SEED,
+    monte_carlo_options,
+    parse_int_list,
+    run_and_report,
+    write_log,
+)
 from solver.clovece.strategies import AFTER_SIX as _AFTER_SIX
 from solver.clovece.strategies import DRINK_RULES as _DRINKS
 from solver.clovece.strategies import FIRST as _FIRST
@@ -186,3 +192,16 @@ def replay(log_file) -> None:
     s = check_file(log_file)
     result = f"player {s.winner} wins" if s.winner is not None else "abandoned"
     click.echo(f"{log_file}: valid ({s.variant}, {s.players} players, {s.turns} turns, {result})")
+
+
+@group.command()
+@click.argument("kind", type=click.Choice(["board", "deck"]))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              show_default=True, help="Where to write the file.")
+def template(kind: str, output: str) -> None:
+    """Print the shipped napij-se board or deck file, a template to edit for --board / --deck."""
+    from solver.clovece.board import default_board_path
+    from solver.clovece.deck import default_deck_path
+
+    path = default_board_path() if kind == "board" else default_deck_path()
+    write_log(output, path.read_text(encoding="utf-8"))

@@ -10,6 +10,7 @@ import click
 from solver import __version__
 from solver.cli import blokus, blokus3d, clovece, plot, puzzle, squid, thegame
 from solver.errors import SolverError
+from solver.inputs import one_line
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -36,17 +37,17 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("solver: interrupted", err=True)
         sys.exit(130)
     except click.ClickException as exc:
-        click.echo(f"solver: error: {exc.format_message()}", err=True)
+        click.echo(f"solver: error: {one_line(exc.format_message())}", err=True)
         sys.exit(2)
     except SolverError as exc:
-        click.echo(f"solver: error: {exc}", err=True)
+        click.echo(f"solver: error: {one_line(str(exc))}", err=True)
         sys.exit(2)
     except BrokenPipeError:  # output piped into `head` and closed early: stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(0)
     except OSError as exc:  # writing the output failed (disk full, device gone, ...)
-        click.echo(f"solver: error: cannot write the output: {exc.strerror or exc}", err=True)
+        click.echo(f"solver: error: cannot write the output: {one_line(str(exc.strerror or exc))}", err=True)
         sys.exit(2)
     sys.exit(rv if isinstance(rv, int) else 0)
 

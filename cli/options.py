@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -14,11 +16,24 @@ from solver import __version__
 from solver.errors import SolverError
 from solver.montecarlo.experiment import Experiment
 from solver.montecarlo.output import check_writable, write_rows, write_text_atomic
-from solver.montecarlo.runner import RunResult, default_workers, run_experiments
+from solver.montecarlo.runner import MAX_GAMES, RunResult, default_workers, run_experiments
+from solver.montecarlo.signals import SignalGuard
 
 #: Seeds are at most 2**32 - 1: plenty of streams (every block derives its own), and small enough
 #: that the CSV seed column survives a spreadsheet (which keeps only 15 significant digits).
 MAX_SEED = 2**32 - 1
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds >= ``min``: finite (``nan`` would never compare as reached, ``inf`` never ends)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        rv = super().convert(value, param, ctx)
+        if not math.isfinite(rv):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        return rv
 
 
 def monte_carlo_options(default_games: int, default_block_size: int = 1000) -> Callable:
@@ -26,7 +41,7 @@ def monte_carlo_options(default_games: int, default_block_size: int = 1000) -> C
 
     def decorate(func: Callable) -> Callable:
         opts = [
-            click.option("--games", "-n", type=click.IntRange(min=1), default=default_games,
+            click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=default_games,
                          show_default=True, help="Games per configuration."),
             click.option("--seed", type=click.IntRange(0, MAX_SEED), default=1, show_default=True,
                          help="Seed: the same seed gives the same numbers for any worker count."),
@@ -36,7 +51,7 @@ def monte_carlo_options(default_games: int, default_block_size: int = 1000) -> C
                          show_default=True, help="Where the blocks of games run."),
             click.option("--scheduler", envvar="SOLVER_DASK_SCHEDULER", default=None,
                          help="Dask scheduler address tcp://HOST:PORT (env SOLVER_DASK_SCHEDULER)."),
-            click.option("--block-size", type=click.IntRange(min=1), default=default_block_size,
+            click.option("--block-size", type=click.IntRange(1, MAX_GAMES), default=default_block_size,
                          show_default=True, help="Games per block (each block has its own seed)."),
             click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
                          show_default=True, help="Output file ('-' is stdout)."),
@@ -99,30 +114,32 @@ def run_and_report(
             raise SolverError("--scheduler needs --backend dask")
         scheduler = None
     workers = workers or default_workers()
-    if backend == "dask":
-        from solver.montecarlo.dask_backend import dask_executor
+    with SignalGuard() as guard:  # SIGINT/SIGTERM/SIGHUP: stop, save the finished games, exit 128+N
+        if backend == "dask":
+            from solver.montecarlo.dask_backend import dask_executor
 
-        with dask_executor(scheduler, workers) as (executor, n_workers):
-            result = run_experiments(experiments, games, seed, workers=n_workers, block_size=block_size,
-                                     executor=executor, progress=not quiet)
-    else:
-        result = run_experiments(experiments, games, seed, workers=workers, block_size=block_size,
-                                 progress=not quiet)
-    write_rows(result.rows(), output, fmt)
-    for path, make_rows in extra_outputs:
-        if path:
-            write_rows([_with_run_columns(row, result) for row in make_rows(result)], path, "csv")
-    footer = f"{command_line()} · seed {result.seed} · solver {__version__}"
-    for path, draw in drawings:
-        draw(result, path, footer)
-    if not quiet and sys.stderr.isatty():
-        rate = result.total_games / result.elapsed if result.elapsed > 0 else float("nan")
-        click.echo(f"{result.total_games} games in {result.elapsed:.2f} s ({rate:,.0f} games/s)", err=True)
-    if not result.complete:
-        click.echo(f"solver: interrupted; wrote the {result.total_games} finished games", err=True)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(130)  # the results are written; don't wait for killed workers' queues at exit
+            with dask_executor(scheduler, workers) as (executor, n_workers):
+                result = run_experiments(experiments, games, seed, workers=n_workers, block_size=block_size,
+                                         executor=executor, progress=not quiet, guard=guard)
+        else:
+            result = run_experiments(experiments, games, seed, workers=workers, block_size=block_size,
+                                     progress=not quiet, guard=guard)
+        write_rows(result.rows(), output, fmt)
+        for path, make_rows in extra_outputs:
+            if path:
+                write_rows([_with_run_columns(row, result) for row in make_rows(result)], path, "csv")
+        footer = f"{command_line()} · seed {result.seed} · solver {__version__}"
+        for path, draw in drawings:
+            draw(result, path, footer)
+        if not quiet and sys.stderr.isatty():
+            rate = result.total_games / result.elapsed if result.elapsed > 0 else float("nan")
+            click.echo(f"{result.total_games} games in {result.elapsed:.2f} s ({rate:,.0f} games/s)", err=True)
+        if not result.complete or guard.signum is not None:
+            what = "interrupted" if guard.signum in (None, signal.SIGINT) else f"stopped by {signal.Signals(guard.signum).name}"
+            click.echo(f"solver: {what}; wrote the {result.total_games} finished games", err=True)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(guard.exit_status)  # the results are written; don't wait for killed workers' queues
     return result
 
 
@@ -154,8 +171,9 @@ def _with_run_columns(row: dict[str, Any], result: RunResult) -> dict[str, Any]:
 
 
 def write_log(log_path: str | None, jsonl: str) -> bool:
-    """``--log`` of the play commands: write the JSON Lines log atomically to ``log_path``, or print
-    it when ``log_path`` is ``-``; True when it went to stdout (the command then prints nothing else)."""
+    """``--log`` of the play commands (and the templates of ``squid params``, ``clovece template``):
+    write the text atomically to ``log_path``, or print it when ``log_path`` is ``-``; True when it
+    went to stdout (the command then prints nothing else)."""
     if log_path == "-":
         click.echo(jsonl, nl=False)
         return True
@@ -179,15 +197,22 @@ def parse_int_list(text: str, name: str, low: int, high: int) -> list[int]:
                 lo, hi = int(a), int(b)
                 if lo > hi:
                     raise ValueError
+                _check_range(name, lo, low, high)
+                _check_range(name, hi, low, high)  # before building the range: 1-99999999999 is huge
                 values.update(range(lo, hi + 1))
             else:
-                values.add(int(part))
+                values.add(_check_range(name, int(part), low, high))
+    except SolverError:
+        raise
     except ValueError:
         raise SolverError(f"invalid {name} {text!r}: use a number, a list 1,3 or a range 1-5") from None
-    bad = [v for v in values if not low <= v <= high]
-    if bad:
-        raise SolverError(f"{name} must be between {low} and {high}, got {bad[0]}")
     return sorted(values)
+
+
+def _check_range(name: str, value: int, low: int, high: int) -> int:
+    if not low <= value <= high:
+        raise SolverError(f"{name} must be between {low} and {high}, got {value}")
+    return value
 
 
 def histogram_rows(result: RunResult, key_columns: Sequence[str]) -> list[dict[str, Any]]:
@@ -204,6 +229,3 @@ def histogram_rows(result: RunResult, key_columns: Sequence[str]) -> list[dict[s
                 if count:
                     rows.append({**ident, "histogram": name, "value": value, "count": int(count)})
     return rows
-
-
-

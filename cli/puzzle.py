@@ -11,8 +11,9 @@ import sys
 
 import click
 
+from solver.cli.options import Seconds
 from solver.errors import SolverError
-from solver.montecarlo.output import write_text_atomic
+from solver.montecarlo.output import check_writable, write_text_atomic
 from solver.puzzles.solution import read_solutions, svg_picture, text_picture, to_json
 from solver.puzzles.solve import enumerate_solutions, solve
 from solver.puzzles.spec import load_puzzle, shipped_names
@@ -36,7 +37,7 @@ def list_cmd() -> None:
 
 @group.command(name="solve")
 @click.argument("puzzle")
-@click.option("--time-limit", type=click.FloatRange(min=0.01), default=60.0, show_default=True,
+@click.option("--time-limit", type=Seconds(min=0.01), default=60.0, show_default=True,
               help="Seconds before giving up (status: unknown within the limit).")
 @click.option("-j", "--workers", type=click.IntRange(min=1), default=2, show_default=True,
               help="CP-SAT worker threads.")
@@ -55,6 +56,8 @@ def solve_cmd(puzzle: str, time_limit: float, workers: int, seed: int, output: s
     if limit is not None and not all_:
         raise SolverError("--limit only makes sense with --all")
     p = load_puzzle(puzzle)
+    for path in (output, svg):
+        check_writable(path)  # before a solve that may take the whole time limit
     ansi = sys.stdout.isatty() if colour is None else colour
     if all_:
         r = enumerate_solutions(p, limit or 0, time_limit)

@@ -7,9 +7,13 @@ from pathlib import Path
 
 import click
 
-from solver.cli.options import MAX_SEED, monte_carlo_options, parse_int_list, run_and_report, write_log
-from solver.errors import SolverError
-from solver.montecarlo.output import write_text_atomic
+from solver.cli.options import (
+    MAX_SEED,
+    monte_carlo_options,
+    parse_int_list,
+    run_and_report,
+    write_log,
+)
 from solver.squid.params import DEFAULT_FILE, engine_dict, load_params, parse_sweep, with_value
 
 
@@ -66,14 +70,7 @@ def simulate(players: str, strategy: str, params_file: str | None, sweep: str | 
               show_default=True, help="Where to write the default parameter file.")
 def params_cmd(output: str) -> None:
     """Print the documented default parameter file (a template for --params)."""
-    text = DEFAULT_FILE.read_text(encoding="utf-8")
-    if output == "-":
-        click.echo(text, nl=False)
-    else:
-        try:
-            write_text_atomic(output, text)
-        except OSError as exc:
-            raise SolverError(f"cannot write {output}: {exc.strerror}") from None
+    write_log(output, DEFAULT_FILE.read_text(encoding="utf-8"))
 
 
 @group.command()

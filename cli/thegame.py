@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import click
 
-from solver.cli.options import MAX_SEED, histogram_rows, monte_carlo_options, parse_int_list, run_and_report
+from solver.cli.options import (
+    MAX_SEED,
+    Seconds,
+    histogram_rows,
+    monte_carlo_options,
+    parse_int_list,
+    run_and_report,
+)
 
 
 @click.group(name="thegame")
@@ -89,7 +96,7 @@ def replay(log_file) -> None:
 
 def _limit_options(func):
     """--node-limit and --time-limit (shared by solve and bound)."""
-    func = click.option("--time-limit", type=click.FloatRange(min=0), default=10.0, show_default=True,
+    func = click.option("--time-limit", type=Seconds(min=0), default=10.0, show_default=True,
                         help="CPU seconds of search per deal (0: none); results depend on the machine when it is hit.")(func)
     return click.option("--node-limit", type=click.IntRange(min=0), default=0, show_default=True,
                         help="Search nodes per deal (0: none); reproducible, unlike --time-limit.")(func)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import SolverError
+from solver.inputs import parse_json, read_text, split_lines
 
 
 class Broken(Exception):
@@ -68,10 +69,7 @@ def parse_lines(lines: list[str]) -> list[tuple[int, dict[str, Any]]]:
     for no, text in enumerate(lines, 1):
         if not text.strip():
             continue
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise line_error(no, f"not valid JSON ({exc.msg})") from None
+        obj = parse_json(text, f"line {no}")
         if not isinstance(obj, dict):
             raise line_error(no, "each line must be a JSON object")
         objs.append((no, obj))
@@ -81,8 +79,5 @@ def parse_lines(lines: list[str]) -> list[tuple[int, dict[str, Any]]]:
 
 
 def read_lines(path: str | Path) -> list[str]:
-    """The lines of a log file (unreadable -> SolverError)."""
-    try:
-        return Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SolverError(f"cannot read {path}: {exc}") from None
+    """The lines of a log file, split on newlines only (unreadable -> SolverError)."""
+    return split_lines(read_text(path, "log"))

@@ -299,7 +299,7 @@ def test_cli_solve_verify_and_exit_codes(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
     bad.write_text("width = 3\nheight = [\n")
     code, _, err = run(["puzzle", "solve", str(bad)], capsys)
-    assert code == 2 and "malformed puzzle file" in err
+    assert code == 2 and "not valid TOML" in err
     bad.write_text('width = 3\nheight = 3\npieces = ["I5"]\n')
     code, _, err = run(["puzzle", "solve", str(bad)], capsys)
     assert code == 2 and "board too small" in err

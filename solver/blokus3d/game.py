@@ -42,7 +42,7 @@ COLOURS = ("blue", "yellow", "red", "green")
 #: (piece index, cubes) of every orientation, in the engine's order
 ORIENTATIONS: list[tuple[int, tuple[Cube, ...]]] = list(_ext.ORIENTATIONS)
 _ORIENT_INDEX = {shape: o for o, (_, shape) in enumerate(ORIENTATIONS)}
-_CUBE_RE = re.compile(r"^([a-z])(\d+):(\d+)$")
+_CUBE_RE = re.compile(r"^([a-z])(\d{1,4}):(\d{1,4})$")
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ from solver.blokus3d.game import Game3D
 from solver.blokus3d.pieces import piece_by_name
 from solver.blokus3d.templates import template_from_data
 from solver.errors import SolverError
+from solver.inputs import parse_json, read_text
 
 FORMAT = "blokus3d-record"
 VERSION = 1
@@ -100,10 +101,7 @@ def game_from_data(data: Any, where: str) -> Game3D:
 
 def read_games(text: str, where: str) -> list[Game3D]:
     """Every game in a record text (one document or a list)."""
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise SolverError(f"{where}: not valid JSON: {exc}") from None
+    data = parse_json(text, where)
     docs = data if isinstance(data, list) else [data]
     if not docs:
         raise SolverError(f"{where}: no game in the file")
@@ -112,8 +110,5 @@ def read_games(text: str, where: str) -> list[Game3D]:
 
 def read_file(path: str | Path) -> Game3D:
     """The (first) game of a record file."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SolverError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    text = read_text(path, "game record")
     return read_games(text, str(path))[0]

@@ -28,6 +28,7 @@ from importlib import resources
 from pathlib import Path
 
 from solver.errors import SolverError
+from solver.inputs import parse_json, parse_toml, read_text
 
 Cell = tuple[int, int]
 
@@ -148,18 +149,8 @@ TEMPLATES: dict[str, Template] = _shipped()
 
 def load_template(path: str | Path) -> Template:
     """A template from a TOML (or JSON) file; SolverError if it cannot be read or is malformed."""
-    import json
-
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SolverError(f"cannot read template {path}: {getattr(exc, 'strerror', None) or exc}") from None
-    try:
-        data = json.loads(text) if p.suffix.lower() == ".json" else tomllib.loads(text)
-    except (ValueError, tomllib.TOMLDecodeError) as exc:
-        raise SolverError(f"{path}: not valid {'JSON' if p.suffix.lower() == '.json' else 'TOML'}: "
-                          f"{str(exc).splitlines()[0]}") from None
+    text = read_text(path, "template")
+    data = parse_json(text, str(path)) if Path(path).suffix.lower() == ".json" else parse_toml(text, str(path))
     t = template_from_data(data, str(path))
     return Template(t.name, t.title, t.description, t.rows, t.heights, str(path))
 

@@ -16,7 +16,6 @@ loop), its rolling pin and its four home fields.  Errors are one line naming the
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from dataclasses import dataclass
 from importlib import resources
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import SolverError
+from solver.inputs import parse_json, read_text
 
 KINDS = ("normal", "start", "arrow", "crossroads", "detour", "police", "swamp", "forest", "card", "pin", "home")
 ZONES = ("loop", "shortcut", "black", "branch", "hold", "pin", "home")
@@ -55,20 +55,18 @@ def default_board_path() -> Path:
 
 def read_board_text(path: str | Path | None = None) -> str:
     """The text of a board file, validated (so that it can travel to workers instead of a path)."""
-    load_board(path)
-    return (Path(path) if path is not None else default_board_path()).read_text(encoding="utf-8")
+    text = read_text(path, "board file") if path is not None else default_board_path().read_text(encoding="utf-8")
+    load_board(path or default_board_path(), text)
+    return text
 
 
 def load_board(path: str | Path | None = None, text: str | None = None) -> Board:
     """Read and validate a board file (default: the shipped reconstruction) or a board's JSON text."""
-    path = Path(path) if path is not None else default_board_path()
-    try:
-        doc = json.loads(text if text is not None else path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise SolverError(f"cannot read board file {str(path)!r}: {exc.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SolverError(f"board file {str(path)!r} is not valid JSON: {exc}") from None
-    return compile_board(doc, name=str(path) if text is None else "board")
+    name = "board" if text is not None and path is None else str(path or default_board_path())
+    if text is None:
+        text = read_text(name, "board file")
+    doc = parse_json(text, f"board file {name!r}")
+    return compile_board(doc, name=name)
 
 
 def _field_error(fid: str, msg: str) -> SolverError:
@@ -105,7 +103,7 @@ def compile_board(doc: Any, name: str = "board") -> Board:
         target = f.get(key)
         if target is None:
             return -1
-        if target not in pos:
+        if not isinstance(target, str) or target not in pos:
             raise _field_error(f["id"], f"{key} {target!r} is not a field (dangling connection)")
         return pos[target]
 

@@ -9,13 +9,13 @@ with ``--deck FILE``; errors are one line naming the card entry.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from solver.errors import SolverError
+from solver.inputs import parse_json, read_text
 
 #: card kinds in engine order
 CARD_KINDS = ("blank", "advance", "back", "catch-up", "capture", "swap", "from-pub", "immunity",
@@ -58,20 +58,18 @@ def load_deck(path: str | Path | None = None, text: str | None = None) -> Deck:
     >>> len(d.kind), d.kind.count(CARD_KINDS.index("drink"))
     (32, 3)
     """
-    path = Path(path) if path is not None else default_deck_path()
-    try:
-        doc = json.loads(text if text is not None else path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise SolverError(f"cannot read deck file {str(path)!r}: {exc.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SolverError(f"deck file {str(path)!r} is not valid JSON: {exc}") from None
-    return compile_deck(doc, str(path) if text is None else "deck")
+    name = "deck" if text is not None and path is None else str(path or default_deck_path())
+    if text is None:
+        text = read_text(name, "deck file")
+    doc = parse_json(text, f"deck file {name!r}")
+    return compile_deck(doc, name)
 
 
 def read_deck_text(path: str | Path | None = None) -> str:
     """The text of a deck file, validated (so that it can travel to workers instead of a path)."""
-    load_deck(path)
-    return (Path(path) if path is not None else default_deck_path()).read_text(encoding="utf-8")
+    text = read_text(path, "deck file") if path is not None else default_deck_path().read_text(encoding="utf-8")
+    load_deck(path or default_deck_path(), text)
+    return text
 
 
 def compile_deck(doc: Any, name: str = "deck") -> Deck:
@@ -90,11 +88,16 @@ def compile_deck(doc: Any, name: str = "deck") -> Deck:
         count = entry.get("count", 1)
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise SolverError(f"{where} ({card}): count must be a positive integer")
+        if len(kind) + count > MAX_CARDS:  # before building: a count of 2**63 must not allocate
+            raise SolverError(f"deck {name!r}: needs 1..{MAX_CARDS} cards, has more with card entry {i + 1}")
         n = entry.get("n", 1 if card in ("drink",) else 0)
         if card in NUMBERED:
             lo, hi = NUMBERED[card]
             if not isinstance(n, int) or isinstance(n, bool) or not lo <= n <= hi:
                 raise SolverError(f"{where} ({card}): n must be an integer {lo}..{hi}")
+        elif "n" in entry:
+            raise SolverError(f"{where} ({card}): a {card} card takes no number n "
+                              f"(only {', '.join(NUMBERED)} do)")
         cls = entry.get("class", "")
         if cls not in ("", *CARD_CLASSES):
             raise SolverError(f"{where} ({card}): class must be one of {', '.join(CARD_CLASSES)}")

@@ -79,6 +79,14 @@ def check_writable(path: str | os.PathLike | None) -> None:
         raise SolverError(f"cannot write {path}: directory {parent} does not exist")
     if not os.access(parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise SolverError(f"cannot write {path}: permission denied")
+    if target.exists() and not target.is_file():
+        return  # /dev/null, a FIFO: written directly, nothing to create
+    try:  # what the atomic write will do: create a temporary file next to the target
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=Path(os.path.realpath(target)).parent)
+    except OSError as exc:
+        raise SolverError(f"cannot write {path}: {exc.strerror or exc}") from None
+    os.close(fd)
+    os.unlink(tmp)
 
 
 def _umask() -> int:

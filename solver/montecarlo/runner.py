@@ -15,8 +15,11 @@ from typing import Any
 from solver.errors import SolverError
 from solver.montecarlo.experiment import Experiment, Tally, merge_tallies
 from solver.montecarlo.seeding import block_seed
+from solver.montecarlo.signals import STOP_SIGNALS, SignalGuard
 
 DEFAULT_BLOCK_SIZE = 1000
+#: Most games per configuration (10^12: decades of simulation; keeps block counts machine integers).
+MAX_GAMES = 10**12
 
 
 class WorkerError(SolverError):
@@ -60,14 +63,32 @@ def run_block(experiment: Experiment, seed_word: int, n_games: int) -> Tally:
     return experiment.simulate(seed_word, n_games)
 
 
-def _ignore_sigint() -> None:
-    """Worker initializer: Ctrl-C is handled by the parent, which cancels and kills workers."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _worker_init() -> None:
+    """Worker initializer: stop signals are the parent's business (it saves the finished blocks and
+    then kills the workers), and a worker dies with its parent, so none is ever left behind."""
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    """Linux: ask the kernel to SIGKILL this process when its parent ends (prctl PR_SET_PDEATHSIG)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        if os.getppid() == 1:  # the parent died before the call
+            os._exit(1)
+    except (OSError, AttributeError):  # pragma: no cover - no usable libc
+        pass
 
 
 def local_executor(workers: int) -> cf.Executor:
-    """A process pool whose workers leave Ctrl-C to the parent."""
-    return cf.ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    """A process pool whose workers leave stop signals to the parent."""
+    return cf.ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
 
 
 class Progress:
@@ -168,16 +189,18 @@ def run_experiments(
     executor: cf.Executor | None = None,
     progress: bool = False,
     on_interrupt: Callable[[], None] | None = None,
+    guard: SignalGuard | None = None,
 ) -> RunResult:
     """Simulate ``games`` games of every experiment; identical output for any worker count.
 
     With ``executor=None`` and ``workers == 1`` the blocks run in this process; with more workers
     a local process pool is made (and shut down).  Pass any ``concurrent.futures.Executor`` (for
     example a Dask client's executor) to run elsewhere.  Ctrl-C stops the run and returns the
-    finished blocks with ``complete=False``.
+    finished blocks with ``complete=False``; so does SIGTERM or SIGHUP when a :class:`SignalGuard`
+    is passed (armed for the run only: a signal after it is only recorded in the guard).
     """
-    if games < 1:
-        raise SolverError("the number of games must be at least 1")
+    if not 1 <= games <= MAX_GAMES:
+        raise SolverError(f"the number of games must be between 1 and {MAX_GAMES:,}")
     if block_size < 1:
         raise SolverError("the block size must be at least 1")
     if seed < 0:
@@ -194,6 +217,8 @@ def run_experiments(
     if own_executor:
         executor = local_executor(workers)
     try:
+        if guard is not None:
+            guard.arm()
         if executor is None:
             for k in range(len(plan)):
                 i, b, n = plan[k]
@@ -210,6 +235,8 @@ def run_experiments(
             _kill_pool(executor)
             own_executor = False
     finally:
+        if guard is not None:
+            guard.disarm()
         if own_executor:
             executor.shutdown(wait=True)
         bar.update(sum(played), force=True)
@@ -311,7 +338,7 @@ def _kill_pool(executor: cf.Executor) -> None:
     _silence_cancelled_future_errors()
     for proc in processes:
         try:
-            proc.terminate()
+            proc.kill()  # SIGKILL: the workers ignore the stop signals
         except Exception:  # already gone
             pass
     if call_queue is not None:

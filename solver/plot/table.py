@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from solver.errors import SolverError
+from solver.inputs import parse_json, read_text
 from solver.montecarlo.output import columns_of, format_value
 
 #: columns every table ends with; they identify the run, not a configuration
@@ -78,17 +78,9 @@ def table_from_rows(rows: Sequence[dict[str, Any]], name: str) -> Table:
 def read_table(path: str | Path) -> Table:
     """Read a CSV (header row first) or JSON (a list of objects) result table."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise SolverError(f"cannot read {path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SolverError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    text = read_text(path, "table")
     if text.lstrip().startswith("["):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SolverError(f"{path}: malformed JSON table: {exc.msg} (line {exc.lineno})") from None
+        data = parse_json(text, f"{path}: malformed JSON table")
         if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
             raise SolverError(f"{path}: a JSON table must be a list of objects")
         rows = [{k: ("" if v is None else v) for k, v in r.items()} for r in data]

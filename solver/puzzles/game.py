@@ -123,6 +123,6 @@ def solve_game(puzzle: Puzzle, time_limit: float = 60.0, workers: int = 2, seed:
     info["packer_most_pieces"] = second.info.get("most_steps")
     result = solve_cpsat(puzzle, time_limit - (time.perf_counter() - t0), workers, seed)
     result.seconds = time.perf_counter() - t0
-    result.method = "rule packers, then CP-SAT"
+    result.method = "rule packers, then " + (result.method if result.method != "CP-SAT" else "CP-SAT")
     result.info.update(info)
     return result

@@ -28,3 +28,7 @@ class Result:
     @property
     def solved(self) -> bool:
         return self.status == SOLVED
+
+
+class TooLarge(Exception):
+    """A puzzle whose model would exceed a documented size cap (the solvers answer "unknown")."""

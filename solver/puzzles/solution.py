@@ -7,10 +7,8 @@ for game-rules puzzles the list is in a legal placing order.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 from solver.errors import SolverError
+from solver.inputs import load_json
 from solver.render.grid import svg_grid, text_grid
 
 
@@ -21,12 +19,7 @@ def to_json(name: str, width: int, height: int, placements) -> dict:
 
 
 def _load_json(path: str):
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SolverError(f"cannot read solution file {path}: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise SolverError(f"malformed solution file {path}: {exc}") from None
+    return load_json(path, "solution file")
 
 
 def read_solution(path: str) -> tuple[dict, list]:
@@ -49,13 +42,18 @@ def _parse_solution(data, path: str) -> tuple[dict, list]:
         raise SolverError(f"malformed solution file {path}: expected an object with a placements list")
     out = []
     for i, p in enumerate(data["placements"], 1):
-        try:
-            cells = [(int(x), int(y)) for x, y in p["cells"]]
-            out.append((str(p["color"]), str(p["piece"]), cells))
-        except (KeyError, TypeError, ValueError):
-            raise SolverError(f"malformed solution file {path}: placement {i} needs color, piece and "
-                              f"cells [[x, y], ...]") from None
+        cells = p.get("cells") if isinstance(p, dict) else None
+        if (not isinstance(p, dict) or not isinstance(p.get("color"), str) or not isinstance(p.get("piece"), str)
+                or not isinstance(cells, list) or not cells
+                or not all(isinstance(c, list) and len(c) == 2 and all(_is_int(v) for v in c) for c in cells)):
+            raise SolverError(f"malformed solution file {path}: placement {i} needs color and piece names and "
+                              f"cells [[x, y], ...] of whole numbers")
+        out.append((p["color"], p["piece"], [(x, y) for x, y in cells]))
     return data, out
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def text_picture(puzzle, placements, ansi: bool = False) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from solver.puzzles import tiling
-from solver.puzzles.result import Result
+from solver.puzzles.result import IMPOSSIBLE, UNKNOWN, Result, TooLarge
 from solver.puzzles.spec import Puzzle
 from solver.puzzles.verify import legal_order, verify
 
@@ -25,6 +25,23 @@ def solve(puzzle: Puzzle, time_limit: float = 60.0, workers: int = 2, seed: int 
     (4-fold for game-rules puzzles, see game.py; half-turn for no-edge tilings, see tiling.py); what
     it finds is a genuine solution, and when it finds nothing the unrestricted search runs.
     """
+    t0 = time.perf_counter()
+    try:
+        result = _solve(puzzle, time_limit, workers, seed, symmetric_first)
+    except TooLarge as exc:
+        return Result(UNKNOWN, seconds=time.perf_counter() - t0, method=str(exc))
+    if result.solved:
+        result.placements = legal_order(puzzle, result.placements)
+        problems = verify(puzzle, result.placements)
+        if problems:  # a solver bug, never bad input
+            raise RuntimeError(f"internal error: solver returned an invalid solution: {problems[0]}")
+    return result
+
+
+def _solve(puzzle: Puzzle, time_limit: float, workers: int, seed: int, symmetric_first: bool) -> Result:
+    """The method that fits the puzzle (see the module docstring)."""
+    if tiling.one_colour_conflict(puzzle):
+        return Result(IMPOSSIBLE, method="one colour: a region of several pieces has an edge")
     if tiling.applicable(puzzle):
         if puzzle.no_same_colour_edge and len(puzzle.colors) > 1:
             result = None
@@ -46,22 +63,20 @@ def solve(puzzle: Puzzle, time_limit: float = 60.0, workers: int = 2, seed: int 
         from solver.puzzles import cpsat  # OR-Tools loads slowly: only when needed
 
         result = cpsat.solve_cpsat(puzzle, time_limit, workers, seed)
-    if result.solved:
-        result.placements = legal_order(puzzle, result.placements)
-        problems = verify(puzzle, result.placements)
-        if problems:  # a solver bug, never bad input
-            raise RuntimeError(f"internal error: solver returned an invalid solution: {problems[0]}")
     return result
 
 
 def enumerate_solutions(puzzle: Puzzle, limit: int = 0, time_limit: float = 60.0) -> Result:
     """Distinct solutions up to board symmetry (at most ``limit`` if given)."""
-    if tiling.applicable(puzzle):
-        result = tiling.enumerate_tiling(puzzle, limit, time_limit)
-    else:
-        from solver.puzzles import cpsat
+    try:
+        if tiling.applicable(puzzle):
+            result = tiling.enumerate_tiling(puzzle, limit, time_limit)
+        else:
+            from solver.puzzles import cpsat
 
-        result = cpsat.enumerate_cpsat(puzzle, limit, time_limit)
+            result = cpsat.enumerate_cpsat(puzzle, limit, time_limit)
+    except TooLarge as exc:
+        return Result(UNKNOWN, method=str(exc), count=0, complete=False)
     result.solutions = [legal_order(puzzle, s) for s in result.solutions]
     if result.solutions:
         result.placements = result.solutions[0]

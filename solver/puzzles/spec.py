@@ -21,7 +21,6 @@ A piece list holds Pentobi names ("L5"), sizes (5 = all pieces of that size) or 
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from importlib import resources
@@ -29,6 +28,7 @@ from pathlib import Path
 
 from solver.blokus.pieces import PIECES, Piece, piece_by_name, pieces_of_size
 from solver.errors import SolverError
+from solver.inputs import parse_toml, read_text
 
 Cell = tuple[int, int]
 
@@ -134,6 +134,8 @@ def parse_puzzle(data: dict, name: str = "", source: str = "") -> Puzzle:
     for key, v in (("width", width), ("height", height)):
         if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 64:
             raise SolverError(f"{where}: {key} must be an integer from 1 to 64")
+    if "colors" in data and "colours" in data:
+        raise SolverError(f"{where}: give either colors or colours, not both")
     colors = data.get("colors", data.get("colours", ["blue"]))
     if isinstance(colors, str):
         colors = [colors]
@@ -189,6 +191,7 @@ def parse_puzzle(data: dict, name: str = "", source: str = "") -> Puzzle:
                               f"{width}x{height} board")
     if full and area != free:
         raise SolverError(f"{where}: full = true but the pieces have {area} squares for {free} free cells")
+    full = full or area == free  # pieces that fill the free cells must tile them: the fast solvers apply
     if GAME_RULES in constraints:
         corners = {(0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)} - blocked
         if len(colors) > len(corners):
@@ -221,10 +224,7 @@ def load_puzzle(name_or_path: str) -> Puzzle:
     src = str(name_or_path)
     path = Path(src)
     if src.endswith(".toml") or path.exists():
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise SolverError(f"cannot read puzzle file {src}: {exc}") from None
+        text = read_text(path, "puzzle file")
         default_name = path.stem
     else:
         entry = library_dir() / f"{src}.toml"
@@ -232,8 +232,5 @@ def load_puzzle(name_or_path: str) -> Puzzle:
             raise SolverError(f"unknown puzzle {src!r} (known: {', '.join(shipped_names())}; or give a .toml file)")
         text = entry.read_text(encoding="utf-8")
         default_name = src
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SolverError(f"malformed puzzle file {src}: {exc}") from None
+    data = parse_toml(text, f"puzzle file {src}")
     return parse_puzzle(data, default_name, src)

@@ -20,13 +20,53 @@ import numpy as np
 
 from solver._ext.exact_cover import ExactCover
 from solver.puzzles.geometry import board_symmetries, canonical, edges, placements
-from solver.puzzles.result import IMPOSSIBLE, SOLVED, UNKNOWN, Result
+from solver.puzzles.result import IMPOSSIBLE, SOLVED, UNKNOWN, Result, TooLarge
 from solver.puzzles.spec import Puzzle
+
+#: Most options (placements of a colour's shape) one exact-cover problem may have: about 200 bytes
+#: each while it is built (pentomino-15x16-no-edge has 46,384).  Larger problems answer "unknown".
+MAX_OPTIONS = 1_000_000
+
+
+def _check_size(n_options: int) -> None:
+    if n_options > MAX_OPTIONS:
+        raise TooLarge(f"exact cover skipped: {n_options:,} options, more than the {MAX_OPTIONS:,} "
+                       f"a problem may have")
 
 
 def applicable(puzzle: Puzzle) -> bool:
     """Exact cover handles full tilings without the game rules."""
     return puzzle.full and not puzzle.game_rules
+
+
+def one_colour_conflict(puzzle: Puzzle) -> bool:
+    """Proof of impossibility for a one-colour full tiling without same-colour edges: two pieces that
+    tile a connected region share an edge, so every region of free cells must be a single piece.
+
+    >>> from solver.puzzles.spec import parse_puzzle
+    >>> one_colour_conflict(parse_puzzle({"width": 4, "height": 2, "pieces": ["I4", "I4"], "full": True,
+    ...                                   "constraints": ["no-same-colour-edge"]}))
+    True
+    """
+    if not (puzzle.full and puzzle.no_same_colour_edge and len(puzzle.colors) == 1):
+        return False
+    largest = max(p.size for _, p in puzzle.pieces)
+    free, seen = set(puzzle.free_cells), set()
+    for start in free:
+        if start in seen:
+            continue
+        seen.add(start)
+        stack, size = [start], 0
+        while stack:
+            x, y = stack.pop()
+            size += 1
+            for nb in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if nb in free and nb not in seen:
+                    seen.add(nb)
+                    stack.append(nb)
+        if size > largest:
+            return True
+    return False
 
 
 def _cell_index(puzzle: Puzzle) -> dict:
@@ -76,9 +116,9 @@ def solve_tiling(puzzle: Puzzle, time_limit: float = 60.0, seed: int = 0, first_
         if left <= 0:
             return Result(UNKNOWN, seconds=time.perf_counter() - t0, method="exact cover (restarts)",
                           info={"attempts": attempt, "nodes": nodes, "tilings": leaves})
-        r = ec.search(max_solutions=1, time_limit=left, node_limit=min(int(budget), 2**62),
+        r = ec.search(max_solutions=1, time_limit=left, node_limit=int(min(budget, 2.0**62)),
                       seed=(seed * 1_000_003 + attempt) & 0xFFFFFFFFFFFFFFFF, shuffle=True,
-                      leaf_limit=1 + attempt // 4)
+                      leaf_limit=min(1 + attempt // 4, 2**62))
         nodes += r["nodes"]
         leaves += r["leaves"]
         attempt += 1
@@ -122,7 +162,8 @@ def build_coloured(puzzle: Puzzle, symmetries=(), pin_colour: bool = False):
     colour_id = {c: i for i, c in enumerate(puzzle.colors)}
     options, meta = [], []
     cache = {name: placements(piece_of[name], puzzle.width, puzzle.height, puzzle.blocked)
-             for _, name in keys}
+             for name in dict.fromkeys(n for _, n in keys)}  # once per shape, not per colour
+    _check_size(sum(len(cache[name]) for _, name in keys))
     restricted = None
     if len(symmetries) > 1:
         best = None
@@ -200,7 +241,7 @@ def _restarts(ec: ExactCover, time_limit: float, seed: int, first_budget: int) -
         left = time_limit - (time.perf_counter() - t0)
         if left <= 0:
             return "timeout", None, {"attempts": attempt, "nodes": nodes}
-        r = ec.search(max_solutions=1, time_limit=left, node_limit=min(int(budget), 2**62),
+        r = ec.search(max_solutions=1, time_limit=left, node_limit=int(min(budget, 2.0**62)),
                       seed=(seed * 1_000_003 + attempt) & 0xFFFFFFFFFFFFFFFF, shuffle=True)
         nodes += r["nodes"]
         attempt += 1
@@ -263,7 +304,9 @@ def build_half_turn(puzzle: Puzzle):
     edge_list = [(a, b) for a, b in edges(puzzle.width, puzzle.height) if a in index and b in index]
     edge_id = {e: i for i, e in enumerate(edge_list)}
     options, meta = [], []
-    cache = {name: placements(piece_of[name], puzzle.width, puzzle.height, puzzle.blocked) for _, name in keys}
+    cache = {name: placements(piece_of[name], puzzle.width, puzzle.height, puzzle.blocked)
+             for name in dict.fromkeys(n for _, n in keys)}  # once per shape, not per colour
+    _check_size(sum(len(cache[name]) for _, name in keys))
     for k, (c, name) in enumerate(keys):
         ci = half.index(c)
         for cells in cache[name]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import SolverError
+from solver.inputs import load_toml, parse_error_reason
 
 DEFAULT_FILE = Path(__file__).with_name("params.toml")
 SHAPES = ("circle", "triangle", "star", "umbrella")
@@ -57,13 +58,7 @@ def load_params(path: str | None = None) -> Params:
     """
     params = default_params()
     if path:
-        try:
-            with open(path, "rb") as fh:
-                over = tomllib.load(fh)
-        except OSError as exc:
-            raise SolverError(f"cannot read parameter file {path}: {exc.strerror}") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise SolverError(f"parameter file {path} is not valid TOML: {exc}") from None
+        over = load_toml(path, "parameter file")
         params = _merge(params, over)
     validate(params)
     return params
@@ -89,6 +84,8 @@ def parse_sweep(text: str) -> tuple[str, list[Any]]:
             out.append(tomllib.loads(f"v = {raw}")["v"])
         except tomllib.TOMLDecodeError:
             out.append(raw)
+        except (ValueError, RecursionError) as exc:  # a number of more than 4300 digits, deep nesting
+            raise SolverError(f"invalid --sweep value {raw[:20]}…: {parse_error_reason(exc)}") from None
     return name.strip(), out
 
 

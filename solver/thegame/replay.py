@@ -82,7 +82,8 @@ def check_lines(lines: list[str]) -> ReplaySummary:
     size = _int(head, "hand_size", no)
     if size != hand_size(players):
         raise _fail(no, f"hand_size must be {hand_size(players)} for {players} players, got {size}")
-    variant = VARIANTS.get(head.get("variant"))  # type: ignore[arg-type]
+    name = head.get("variant")
+    variant = VARIANTS.get(name) if isinstance(name, str) else None
     if variant is None:
         raise _fail(no, f"unknown variant {head.get('variant')!r}")
     deck = head.get("deck")

@@ -9,11 +9,10 @@ answer when a limit stops the search -- and turns the search's action list into 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from pathlib import Path
 
 from solver.errors import SolverError
+from solver.inputs import parse_json, read_text, split_lines
 from solver.thegame.play import GameLog
 from solver.thegame.play import play_deck as planner_game
 from solver.thegame.strategies import parse_strategy
@@ -126,15 +125,8 @@ def parse_deck(text: str) -> list[int]:
 
 def deck_from_log(path: str) -> tuple[list[int], int | None]:
     """The deck (and seed) in the header line of a ``thegame play`` log."""
-    try:
-        with Path(path).open(encoding="utf-8") as fh:
-            first = fh.readline()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SolverError(f"cannot read {path}: {exc}") from None
-    try:
-        head = json.loads(first)
-    except json.JSONDecodeError as exc:
-        raise SolverError(f"{path}: line 1: not valid JSON ({exc.msg})") from None
+    lines = split_lines(read_text(path, "log"))
+    head = parse_json(lines[0] if lines else "", f"{path}: line 1")
     deck = head.get("deck") if isinstance(head, dict) else None
     if not isinstance(deck, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in deck):
         raise SolverError(f"{path}: line 1: no deck (a list of cards) in the header")
