@@ -28,17 +28,18 @@ MAX_INPUT_BYTES = 16 * 2**20
 MAX_DEPTH = 32
 
 
-def read_bytes(path: str | Path, what: str) -> bytes:
-    """The bytes of a file, refusing files over :data:`MAX_INPUT_BYTES` before reading them."""
+def read_bytes(path: str | Path, what: str, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of a file, refusing files over ``limit`` bytes (:data:`MAX_INPUT_BYTES` unless
+    a format sets a smaller cap) before reading them."""
     try:
         with open(path, "rb") as fh:
-            data = fh.read(MAX_INPUT_BYTES + 1)
+            data = fh.read(limit + 1)
     except FileNotFoundError:
         raise SolverError(f"cannot read {what} {path}: no such file") from None
     except OSError as exc:
         raise SolverError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_INPUT_BYTES:
-        raise SolverError(f"{what} {path} is larger than {MAX_INPUT_BYTES // 2**20} MB")
+    if len(data) > limit:
+        raise SolverError(f"{what} {path} is larger than {limit // 2**20} MB")
     return data
 
 

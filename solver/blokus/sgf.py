@@ -27,6 +27,7 @@ from solver import __version__
 from solver.blokus.game import Game
 from solver.blokus.variants import VARIANTS, Variant, variant_by_name
 from solver.errors import SolverError
+from solver.inputs import read_bytes
 
 Node = dict[str, list[str]]
 
@@ -247,19 +248,13 @@ def read_game(text: str) -> Game:
 
 
 def read_file(path: str) -> Game:
-    """The first game of an SGF file; SolverError if unreadable or not a valid record."""
+    """The first game of an SGF file; SolverError if unreadable, larger than 4 MB or not a valid
+    record.  UTF-8 (a byte-order mark is ignored), else SGF's default ISO-8859-1, which Pentobi
+    also reads."""
+    data = read_bytes(path, "SGF file", limit=MAX_FILE_BYTES)
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise SolverError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise SolverError(f"{path} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB: not a Blokus record")
-    if data.startswith(b"\xef\xbb\xbf"):   # a UTF-8 byte-order mark, as some editors write
-        data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:  # SGF's default character set, which Pentobi also reads
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
         text = data.decode("latin-1")
     return read_game(text)
 
