@@ -43,10 +43,12 @@ def _panel(ax: Any, geometry: Any, shares: np.ndarray, colour: str, plt: Any, ti
     rows = sorted({y for _, y in cells})
     step = 5 if len(columns) > 10 else 2
     centre = {c: np.mean(polygons[c], axis=0) for c in cells}
-    ax.set_xticks([centre[c][0] for c in cells if c[1] == rows[0] and c[0] in columns[::step]],
-                  [column_name(x) for x, y in cells if y == rows[0] and x in columns[::step]], fontsize=6)
-    ax.set_yticks([centre[c][1] for c in cells if c[0] == columns[0] and c[1] in rows[::step]],
-                  [str(y + 1) for x, y in cells if x == columns[0] and y in rows[::step]], fontsize=6)
+    # a tick per labelled column at its lowest cell, per labelled row at its leftmost cell (on a
+    # hexagon of triangles the first column and row do not span the board)
+    lowest = {x: min(y for cx, y in cells if cx == x) for x in columns[::step]}
+    leftmost = {y: min(x for x, cy in cells if cy == y) for y in rows[::step]}
+    ax.set_xticks([centre[(x, y)][0] for x, y in lowest.items()], [column_name(x) for x in lowest], fontsize=6)
+    ax.set_yticks([centre[(x, y)][1] for y, x in leftmost.items()], [str(y + 1) for y in leftmost], fontsize=6)
     ax.tick_params(length=0)
     ax.spines[:].set_visible(False)
     ax.set_xlabel("column", fontsize=7)
