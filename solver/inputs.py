@@ -38,6 +38,8 @@ def read_bytes(path: str | Path, what: str, limit: int = MAX_INPUT_BYTES) -> byt
         raise SolverError(f"cannot read {what} {path}: no such file") from None
     except OSError as exc:
         raise SolverError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    except ValueError:   # a NUL byte in the name (possible through GTP's loadsgf)
+        raise SolverError(f"cannot read {what} {path!r}: not a valid file name") from None
     if len(data) > limit:
         raise SolverError(f"{what} {path} is larger than {limit // 2**20} MB")
     return data

@@ -176,6 +176,7 @@ def test_gtp_loadsgf_savesgf(tmp_path):
     assert f.handle(f"loadsgf {path}").startswith("=") and len(f.game.moves) == 4
     assert f.handle(f"loadsgf {path} 3").startswith("=") and len(f.game.moves) == 2
     assert f.handle(f"loadsgf {tmp_path / 'missing'}").startswith("? cannot read")
+    assert f.handle("loadsgf a\x00b").startswith("? cannot read")   # not an exception out of handle
     assert final_score_text(f.game) == final_score_text(f.game)
 
 
