@@ -79,3 +79,25 @@ def test_option_values(variant, touch, first, depth, strategy):
                  "--depth", depth])
     run_checked(["blokus", "selfplay", "--variant", variant, "--touch", touch, "--first-move", first,
                  "--strategy", strategy, "--games", "1", "-q", "-j", "1", "-o", os.devnull])
+
+
+GTP_WORDS = ["play", "genmove", "reg_genmove", "undo", "clear_board", "set_game", "Blokus", "Trigon", "Two-Player",
+             "Three-Player", "Duo", "b", "w", "1", "2", "3", "4", "pass", "e10", "r4,s4,r5", "a1,b1", "all_legal",
+             "final_score", "showboard", "loadsgf", "/nonexistent", "known_command", "list_commands", "name",
+             "version", "9" * 400, "\x00", "é", "-1", "\u2028"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(variant=st.sampled_from(["duo", "trigon", "classic-2", "trigon-3"]),
+       lines=st.lists(st.lists(st.sampled_from(GTP_WORDS), min_size=1, max_size=4), min_size=1, max_size=12))
+def test_gtp_command_lines(variant, lines):
+    """Our GTP engine answers every command line with a GTP success or failure, never an exception
+    (this found ``loadsgf`` with a NUL byte in the name raising ValueError)."""
+    from solver.blokus.gtp import GtpEngine
+
+    engine = GtpEngine(variant, "greedy", seed=1)
+    for words in lines:
+        line = " ".join(words)
+        answer = engine.handle(line)
+        blank = not line.strip()          # an empty line gets no answer (GTP)
+        assert answer.startswith(("=", "?")) if not blank else answer == "", (line, answer)
