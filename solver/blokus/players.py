@@ -132,7 +132,7 @@ def parse_strategy(text: str) -> Strategy:
     params: dict[str, float] = {}
     for i, part in enumerate(parts[1:]):
         if "=" not in part:
-            if i != 0 or not part.isdigit() or not 0 <= int(part) <= MAX_PLAYOUTS:
+            if i != 0 or not part.isdigit() or len(part) > 9 or not 0 <= int(part) <= MAX_PLAYOUTS:
                 raise SolverError(f"bad mcts strategy {text!r}: use mcts:PLAYOUTS (0..{MAX_PLAYOUTS}) "
                                   "then key=value parameters")
             playouts = int(part)
