@@ -27,7 +27,7 @@ from solver import __version__
 from solver.blokus.game import Game
 from solver.blokus.variants import VARIANTS, Variant, variant_by_name
 from solver.errors import SolverError
-from solver.inputs import read_bytes
+from solver.inputs import one_line, read_bytes
 
 Node = dict[str, list[str]]
 
@@ -46,11 +46,6 @@ _MOVE = re.compile(r"[a-z]{1,3}[1-9][0-9]{0,2}(,[a-z]{1,3}[1-9][0-9]{0,2})*")
 MAX_FILE_BYTES = 4 * 1024 * 1024
 #: nodes in one game's main line: every colour's pieces and passes fit many times over
 MAX_NODES = 2000
-
-
-def _show(text: str) -> str:
-    """A value as it may appear inside a one-line message (control characters escaped)."""
-    return text.encode("unicode_escape").decode("ascii") if not text.isprintable() else text
 
 
 class _Parser:
@@ -115,7 +110,7 @@ class _Parser:
             if not ident:
                 return props
             if not _PROPERTY.fullmatch(ident):
-                raise self.error(f"malformed property name {_show(ident)!r}")
+                raise self.error(f"malformed property name {one_line(ident)!r}")
             if ident in props:
                 raise self.error(f"property {ident} twice in one node")
             values = []
@@ -159,11 +154,11 @@ def variant_of(root: Node) -> Variant:
     name = _GAME_TYPES.get(gm.lower())
     if name is None:
         known = ", ".join(VARIANTS[n].sgf_game for n in _GAME_TYPES.values())
-        raise SolverError(f"unsupported game type GM[{_show(gm)}] (supported: {known})")
+        raise SolverError(f"unsupported game type GM[{one_line(gm)}] (supported: {known})")
     if "XV" in root:
         own = root["XV"][0].strip().lower()
         if own not in VARIANTS or VARIANTS[own].sgf_game.lower() != gm.lower():
-            raise SolverError(f"variant XV[{_show(own)}] does not fit GM[{_show(gm)}]")
+            raise SolverError(f"variant XV[{one_line(own)}] does not fit GM[{one_line(gm)}]")
         name = own
     rule = root.get("XF", ["start-cell"])[0].strip().lower()
     touch = root.get("XT", ["standard"])[0].strip().lower()
@@ -188,11 +183,11 @@ def _apply_setup(game: Game, root: Node, colours: dict[str, int]) -> None:
             try:
                 game.add_setup(game.move_from_cells(text, k))
             except SolverError as exc:
-                raise SolverError(f"setup {prop}[{_show(text)}]: {exc}") from None
+                raise SolverError(f"setup {prop}[{one_line(text)}]: {exc}") from None
     if "PL" in root:
         pl = root["PL"][0].strip()
         if pl not in colours:
-            raise SolverError(f"PL[{_show(pl)}] is not a colour of {game.variant.name}")
+            raise SolverError(f"PL[{one_line(pl)}] is not a colour of {game.variant.name}")
         game.set_to_play(colours[pl])
 
 
@@ -217,7 +212,7 @@ def game_from_nodes(nodes: Sequence[Node]) -> Game:
             raise SolverError(f"move {number}: colour property {prop} does not exist in {game.variant.name}")
         k = colours[prop]
         text = node[prop][0].strip()
-        where = f"move {number} ({prop}[{_show(text)}])"
+        where = f"move {number} ({prop}[{one_line(text)}])"
         due = game.to_play
         if not text:  # an explicit pass: only for a colour without a legal move
             if game.position.has_move(k):
