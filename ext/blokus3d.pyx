@@ -44,6 +44,7 @@ DEF MAXH = 8
 DEF MAXCOLOURS = 4
 DEF MAXLIST = 53248      # 104 orientations x 8 levels x 64 squares bounds the move list
 DEF MAXPLIES = 48        # 44 pieces at most
+DEF MAXWORDS = MAXORIENT * MAXH   # (orientation, level) pairs: one anchor mask each
 
 cdef uint64_t NOT_COL0 = 0xFEFEFEFEFEFEFEFEULL   # every square but column x = 0
 cdef uint64_t NOT_COL7 = 0x7F7F7F7F7F7F7F7FULL   # every square but column x = 7
@@ -182,11 +183,16 @@ cdef inline uint64_t anchors(const State* s, int o, int z, const uint64_t* E,
     return acc & t
 
 
-cdef int gen_moves(const State* s, int k, uint16_t* out, int stop_at_first) noexcept nogil:
-    """Legal move codes of colour k into ``out``; their number (1 at most with stop_at_first)."""
+cdef int gen_words(const State* s, int k, uint64_t* words, uint16_t* tags) noexcept nogil:
+    """The legal moves of colour k as anchor masks: ``words[i]`` has bit b for every legal anchor b
+    of the (orientation, level) ``tags[i] = o * 8 + z``.  Only non-empty masks are kept, in the
+    order pieces, orientations, levels; returns their number.
+
+    Writing masks instead of move codes keeps the loop free of a branch per move (the compaction
+    below is branch-free); ``gen_moves`` expands them, playouts draw from them directly."""
     cdef uint64_t E[MAXH]
     cdef uint64_t N[MAXH]
-    cdef int p, o, z, n = 0, top = 0
+    cdef int p, o, z, m = 0, top = 0
     cdef uint64_t acc
     cdef uint32_t emask = 0, nmask = 0   # bit z: E[z] (resp. N[z]) is not empty
     cdef int32_t left = s.left[k]
@@ -211,13 +217,57 @@ cdef int gen_moves(const State* s, int k, uint16_t* out, int stop_at_first) noex
                 if ((emask >> z) & o_bmask[o]) != o_bmask[o] or not (nmask >> z) & o_hmask[o]:
                     continue
                 acc = anchors(s, o, z, E, N)
-                while acc:
-                    out[n] = <uint16_t>(((o << 3) | z) << 6 | ctz64(acc))
-                    n += 1
-                    if stop_at_first:
-                        return n
-                    acc &= acc - 1
+                words[m] = acc
+                tags[m] = <uint16_t>((o << 3) | z)
+                m += acc != 0
+    return m
+
+
+cdef inline int count_words(const uint64_t* words, int m) noexcept nogil:
+    cdef int i, n = 0
+    for i in range(m):
+        n += popcount64(words[i])
     return n
+
+
+cdef inline int word_move(const uint64_t* words, const uint16_t* tags, int r) noexcept nogil:
+    """The code of move number r (from 0) in generation order."""
+    cdef int i = 0, c
+    cdef uint64_t w
+    while True:
+        c = popcount64(words[i])
+        if r < c:
+            break
+        r -= c
+        i += 1
+    w = words[i]
+    while r:
+        w &= w - 1
+        r -= 1
+    return (tags[i] << 6) | ctz64(w)
+
+
+cdef int expand(const uint64_t* words, const uint16_t* tags, int m, uint16_t* out,
+                int stop_at_first) noexcept nogil:
+    """Move codes of the masks from ``gen_words`` into ``out``; their number."""
+    cdef int i, n = 0
+    cdef uint64_t acc
+    for i in range(m):
+        acc = words[i]
+        while acc:
+            out[n] = <uint16_t>((tags[i] << 6) | ctz64(acc))
+            n += 1
+            if stop_at_first:
+                return n
+            acc &= acc - 1
+    return n
+
+
+cdef int gen_moves(const State* s, int k, uint16_t* out, int stop_at_first) noexcept nogil:
+    """Legal move codes of colour k into ``out``; their number (1 at most with stop_at_first)."""
+    cdef uint64_t words[MAXWORDS]
+    cdef uint16_t tags[MAXWORDS]
+    return expand(words, tags, gen_words(s, k, words, tags), out, stop_at_first)
 
 
 cdef int is_legal(const State* s, int k, int code) noexcept nogil:
@@ -405,19 +455,27 @@ def _position_from_bytes(bytes data) -> Position:
     return p
 
 
-cdef int next_mover(State* s, uint16_t* buf) noexcept nogil:
+cdef int next_mover_words(State* s, uint64_t* words, uint16_t* tags) noexcept nogil:
     """Skip colours that are out; mark out (for good) the colour due that cannot move.  Returns
-    the number of legal moves of ``s.to_play`` listed into ``buf``, 0 when the game is over."""
-    cdef int n
+    the number of ``gen_words`` masks of ``s.to_play``, 0 when the game is over."""
+    cdef int m
     while s.n_out < s.n_colours:
         if not s.out[s.to_play]:
-            n = gen_moves(s, s.to_play, buf, 0)
-            if n:
-                return n
+            m = gen_words(s, s.to_play, words, tags)
+            if m:
+                return m
             s.out[s.to_play] = 1
             s.n_out += 1
         advance(s)
     return 0
+
+
+cdef int next_mover(State* s, uint16_t* buf) noexcept nogil:
+    """As ``next_mover_words``, with the legal moves of ``s.to_play`` listed into ``buf``; their
+    number, 0 when the game is over."""
+    cdef uint64_t words[MAXWORDS]
+    cdef uint16_t tags[MAXWORDS]
+    return expand(words, tags, next_mover_words(s, words, tags), buf, 0)
 
 
 cdef void _perft(const State* s0, int depth, int ply, uint16_t* buf, int64_t* counts) noexcept nogil:
@@ -518,15 +576,20 @@ cdef int choose_greedy(const Config* cfg, const State* s, int k, uint16_t* moves
 
 
 cdef int64_t random_playout(State* s, Rng* rng, uint16_t* buf) noexcept nogil:
-    """Uniform-random placements until no colour can place; returns the moves listed."""
-    cdef int n
+    """Uniform-random placements until no colour can place; returns the moves listed.  Every
+    legal move is generated (as masks) and counted; the drawn one is the same as from the full
+    list, so these games equal those of listing with ``next_mover``."""
+    cdef uint64_t words[MAXWORDS]
+    cdef uint16_t tags[MAXWORDS]
+    cdef int m, n
     cdef int64_t listed = 0
     while True:
-        n = next_mover(s, buf)
-        if n == 0:
+        m = next_mover_words(s, words, tags)
+        if m == 0:
             return listed
+        n = count_words(words, m)
         listed += n
-        play(s, s.to_play, buf[rng_below(rng, <uint32_t>n)])
+        play(s, s.to_play, word_move(words, tags, rng_below(rng, <uint32_t>n)))
         advance(s)
 
 

@@ -215,6 +215,28 @@ def test_self_play_records_replay_to_the_same_scores():
     assert tally["wins"].sum() == pytest.approx(6)
 
 
+@pytest.mark.parametrize("template", sorted(TEMPLATES))
+def test_random_playouts_play_the_listed_random_games(template):
+    """The benchmark's playouts draw from the move masks without listing the moves; they must play
+    exactly the games of uniform choice from the full list (random self-play, same seed), whose
+    legal move counts the reference confirms ply by ply."""
+    from solver._ext import blokus3d as ext
+
+    exp = SelfPlay3D(template, 4, ("random",) * 4)
+    block = exp.play_block(2024, 30, n_record=30)
+    assert ext.random_playouts(exp.new_game().position, 2024, 30) == (
+        30, int(block["length"].sum()), int(block["listed"].sum()))
+    listed = 0
+    for g in exp.record(2024, 3):
+        r = ref.RefGame(g.template.cells, g.height, g.players)
+        for m in g.moves:
+            assert r.to_play() == m.colour
+            listed += len(r.legal(m.colour))
+            r.play(m.colour, m.cubes)
+        assert r.to_play() is None
+    assert listed == int(block["listed"][:3].sum())
+
+
 def test_record_round_trip_on_a_user_template(tmp_path):
     from solver.blokus3d.templates import load_template
 
