@@ -12,6 +12,7 @@ from solver.blokus.game import Game
 from solver.blokus.gtp import GtpEngine, final_score_text
 from solver.blokus.match import Match, summary
 from solver.blokus.players import (
+    SEARCH_LIMITS,
     SEARCH_PARAMS,
     STRATEGY_NAMES,
     MctsPlayer,
@@ -71,6 +72,11 @@ def test_strategy_specs():
     assert (s.name, s.playouts, dict(s.params)) == ("mcts", 500, {"explore": 0.2, "playout_k": 2.0})
     assert s.label == "mcts:500:explore=0.2:playout_k=2"
     assert len(s.engine_tuple()[4]) == len(SEARCH_PARAMS)
+    assert set(SEARCH_LIMITS) == set(SEARCH_PARAMS)       # every engine parameter has its bounds
+    for key, default in SEARCH_PARAMS.items():
+        lo, hi = SEARCH_LIMITS[key]
+        assert lo <= default <= hi
+        assert parse_strategy(f"mcts:10:{key}={hi}").params == ((key, float(hi)),)
     for bad in ["mcts:x", "mcts:5:nope=1", "mcts:5:explore=-1", "mcts:5:explore=nan", "mcts:99999999999",
                 "greedy:1", "mc:1", "bogus"]:
         with pytest.raises(SolverError):
