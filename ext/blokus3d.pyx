@@ -482,12 +482,15 @@ cdef void _perft(const State* s0, int depth, int ply, uint16_t* buf, int64_t* co
     cdef State s
     cdef State child
     cdef uint16_t* moves = buf + ply * MAXLIST
+    cdef uint64_t words[MAXWORDS]
+    cdef uint16_t tags[MAXWORDS]
     cdef int n, i
     memcpy(&s, s0, sizeof(State))
+    if ply + 1 >= depth:               # the last ply only counts its moves
+        counts[ply + 1] += count_words(words, next_mover_words(&s, words, tags))
+        return
     n = next_mover(&s, moves)
     counts[ply + 1] += n
-    if ply + 1 >= depth:
-        return
     for i in range(n):
         memcpy(&child, &s, sizeof(State))
         play(&child, child.to_play, moves[i])
