@@ -1,5 +1,6 @@
-"""Blokus 3D engine benchmarks: uniform-random 4-player games (the full legal move list at every
-ply, one move drawn uniformly) on each shipped template, and legal moves listed per second.
+"""Blokus 3D engine benchmarks: uniform-random 4-player games (every legal move generated at
+every ply, as anchor masks, and one drawn uniformly) on each shipped template, and legal moves
+listed per second.
 
 Run with ``pytest bench/bench_blokus3d.py --benchmark-only``.  Target (issue 13): at least
 20,000 games/s on one core on the default template; no other program plays Blokus 3D to compare.

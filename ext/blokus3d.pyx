@@ -705,7 +705,8 @@ def choose_code(Position pos, kinds, cands, sims, uint64_t seed, int n_players=0
 
 
 def random_playouts(Position start, uint64_t seed, int n_games) -> tuple:
-    """Uniform-random games from ``start`` (full move list every ply); (games, placements, listed)."""
+    """Uniform-random games from ``start`` (every legal move generated every ply, one drawn
+    uniformly); (games, placements, moves generated)."""
     cdef State s
     cdef Rng rng
     cdef int g
