@@ -12,7 +12,8 @@ plays as one mind).  ``solve_deal`` decides it by depth-first search in C withou
 * the value of a state is the fewest cards that can be left at the end of the game.  The search
   asks "can the game end with at most T cards left?" for T = 0, 1, 2, ... (iterative deepening on
   the target); every failed question stores the proven lower bound T + 1 for that state in the
-  transposition table (keyed on the whole true state, compared word by word, never only a hash);
+  transposition table (keyed on the whole true state, compared word by word, never only a hash;
+  buckets of two entries, the one whose refutation took fewer nodes is replaced);
 * sound pruning: a card that no pile can ever take again (no pile can ever show a top that lets it
   on, counting every chain of 10-jumps through live cards) is left over whatever is played, so
   more such cards than T end the branch; two piles of the same direction with equal tops are one pile; when both
@@ -21,8 +22,12 @@ plays as one mind).  ``solve_deal`` decides it by depth-first search in C withou
   for turn (not used in fire variants, where the top card itself matters);
 * move ordering: the first line followed is a hint given by the caller (the ``planner``'s own
   game), so the search finds the planner's result at once and only has to improve on it; every
-  other node tries 10-jumps first, then plays by the number of live cards they skip (the planner's
-  cost measure), ending the turn right after the free plays.
+  other node tries plays by the change of the planner's acceptance score (each live card weighs
+  by how many piles still take it: a play that leaves cards on fewer piles costs more, a 10-jump
+  wins them back), ending the turn right after the free plays (``accept_order=False``: the older
+  ordering by the number of live cards a play skips);
+* restarts: probes with node budgets of the Luby sequence and noise in the move order; the
+  transposition table (only proven bounds) is kept from probe to probe.
 
 Deck size, hand size, pile start values, players and the variant are parameters, so that tests
 can compare the search with a brute-force solver on tiny decks (e.g. cards 2..21).
@@ -110,6 +115,7 @@ cdef struct Ctx:
     long long probe_limit
     int noise
     int end_score
+    bint accept           # order plays by the acceptance cost (else by live cards skipped)
     Rng rng
 
 
@@ -267,35 +273,51 @@ cdef inline uint64_t key_hash(const uint64_t* key, int n) noexcept nogil:
 
 
 cdef uint64_t* tt_slot(const Ctx* x, const uint64_t* key) noexcept nogil:
-    return x.table + (key_hash(key, x.kwords) & x.mask) * (x.kwords + 1)
+    """The first entry of the key's bucket (two entries side by side)."""
+    return x.table + (key_hash(key, x.kwords) & x.mask & ~(<uint64_t>1)) * (x.kwords + 1)
+
+
+cdef inline bint tt_same(const Ctx* x, const uint64_t* e, const uint64_t* key) noexcept nogil:
+    cdef int i
+    if e[x.kwords] == 0:
+        return False
+    for i in range(x.kwords):
+        if e[i] != key[i]:
+            return False
+    return True
 
 
 cdef int tt_lower_bound(const Ctx* x, const uint64_t* key) noexcept nogil:
     """Stored lower bound on the value of this exact state, 0 if none."""
     cdef uint64_t* e = tt_slot(x, key)
-    cdef int i
-    if e[x.kwords] == 0:
-        return 0
-    for i in range(x.kwords):
-        if e[i] != key[i]:
-            return 0
-    return <int>(e[x.kwords] - 1)
+    cdef int j
+    for j in range(2):
+        if tt_same(x, e, key):
+            return <int>(e[x.kwords] & 255) - 1
+        e += x.kwords + 1
+    return 0
 
 
-cdef void tt_store(Ctx* x, const uint64_t* key, int lb) noexcept nogil:
+cdef void tt_store(Ctx* x, const uint64_t* key, int lb, long long effort) noexcept nogil:
+    """Store the bound ``lb`` (found with ``effort`` nodes).  The value word holds lb + 1 in its
+    low byte and the effort above it; a new state replaces the cheaper of the bucket's two
+    entries, so the costly refutations (near the root, reused by every restart) stay."""
     cdef uint64_t* e = tt_slot(x, key)
+    cdef uint64_t* f = e + x.kwords + 1
+    cdef uint64_t* v
     cdef int i
-    cdef bint same = e[x.kwords] != 0
-    if same:
-        for i in range(x.kwords):
-            if e[i] != key[i]:
-                same = False
-                break
-    if same and <int>(e[x.kwords] - 1) >= lb:
+    if effort > (<long long>1 << 50):
+        effort = <long long>1 << 50
+    if tt_same(x, f, key):
+        e = f
+    elif not tt_same(x, e, key) and (f[x.kwords] >> 8) < (e[x.kwords] >> 8):
+        e = f
+    v = e + x.kwords
+    if tt_same(x, e, key) and <int>(v[0] & 255) - 1 >= lb:
         return
     for i in range(x.kwords):
         e[i] = key[i]
-    e[x.kwords] = <uint64_t>(lb + 1)
+    v[0] = <uint64_t>(lb + 1) | (<uint64_t>effort << 8)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -359,6 +381,108 @@ cdef int end_turn(Ctx* x, State* s) noexcept nogil:
     return 1
 
 
+cdef int ACCEPT_LOSS[5]
+cdef int ACCEPT_GAIN[5]
+# The planner's acceptance weights (x10): a live card taken by 0..4 piles costs 200, 20, 5, 1, 0.
+# LOSS[a]: one of a accepting piles closes; GAIN[a]: one more pile opens.
+ACCEPT_LOSS[:] = [0, 180, 15, 4, 1]
+ACCEPT_GAIN[:] = [180, 15, 4, 1, 0]
+
+
+cdef struct Segments:
+    int b[6]              # the pile tops sorted, with -1 and MAXC around them
+    int a[5]              # piles accepting a card in (b[i], b[i+1]) by direction
+
+
+cdef inline int accepting(const Ctx* x, const State* s, int v) noexcept nogil:
+    """Piles that take card ``v`` now (direction or 10-jump)."""
+    return (legal(0, s.tops[0], v, x.jump) + legal(1, s.tops[1], v, x.jump)
+            + legal(2, s.tops[2], v, x.jump) + legal(3, s.tops[3], v, x.jump))
+
+
+cdef void make_segments(const State* s, Segments* g) noexcept nogil:
+    """Between two consecutive pile tops every card is taken by the same piles (by direction);
+    tops are never live cards, so the open intervals cover every live card."""
+    cdef int i, j, t
+    g.b[0] = -1
+    g.b[5] = MAXC
+    for i in range(4):
+        g.b[i + 1] = s.tops[i]
+    for i in range(2, 5):
+        t = g.b[i]
+        j = i
+        while j > 1 and g.b[j - 1] > t:
+            g.b[j] = g.b[j - 1]
+            j -= 1
+        g.b[j] = t
+    for i in range(5):
+        # a card just above b[i]: above an ascending top <= b[i], below a descending top >= b[i+1]
+        g.a[i] = ((s.tops[0] <= g.b[i]) + (s.tops[1] <= g.b[i])
+                  + (s.tops[2] >= g.b[i + 1]) + (s.tops[3] >= g.b[i + 1]))
+
+
+cdef inline int by_direction(const State* s, int v) noexcept nogil:
+    """Piles that take card ``v`` by direction alone (higher / lower than the top)."""
+    return (v > s.tops[0]) + (v > s.tops[1]) + (v < s.tops[2]) + (v < s.tops[3])
+
+
+cdef int weighted_between(const Ctx* x, const State* s, const Segments* g, const int* w, int lo, int hi) noexcept nogil:
+    """Sum of ``w[piles taking v]`` over the live cards v strictly between lo < hi."""
+    cdef int i, j, l, h, total = 0, v
+    cdef int seen[4]
+    for i in range(5):
+        l = lo if lo > g.b[i] else g.b[i]
+        h = hi if hi < g.b[i + 1] else g.b[i + 1]
+        if l + 1 < h:
+            total += w[g.a[i]] * count_between(s, l, h)
+    # a pile's 10-jump card is taken by more piles than its segment says
+    for i in range(4):
+        v = s.tops[i] - x.jump if i < 2 else s.tops[i] + x.jump
+        seen[i] = v
+        if not (lo < v < hi and bit(s.llo, s.lhi, v)):
+            continue
+        for j in range(i):
+            if seen[j] == v:
+                break
+        else:
+            total += w[accepting(x, s, v)] - w[by_direction(s, v)]
+    return total
+
+
+cdef inline int weight_of(const Ctx* x, const State* s, const int* w, int v) noexcept nogil:
+    """``w[piles taking v]`` if v is live, else 0."""
+    if not bit(s.llo, s.lhi, v):
+        return 0
+    return w[accepting(x, s, v)]
+
+
+cdef int accept_cost(const Ctx* x, const State* s, const Segments* g, int k, int c) noexcept nogil:
+    """Change of the planner-like acceptance score when card ``c`` goes on pile ``k`` (lower is
+    better): the live cards the pile stops taking, minus those it takes again after a jump."""
+    cdef int t = s.tops[k], J = x.jump, cost, j
+    if k < 2:
+        j = c - J                  # the card this pile takes by a jump afterwards
+        if c > t:
+            cost = weighted_between(x, s, g, ACCEPT_LOSS, t, c) + weight_of(x, s, ACCEPT_LOSS, t - J)
+            if j > t:
+                cost -= weight_of(x, s, ACCEPT_LOSS, j)     # still taken, by the jump now
+            elif j != t - J:
+                cost -= weight_of(x, s, ACCEPT_GAIN, j)
+        else:
+            cost = -weighted_between(x, s, g, ACCEPT_GAIN, c, t) - weight_of(x, s, ACCEPT_GAIN, j)
+    else:
+        j = c + J
+        if c < t:
+            cost = weighted_between(x, s, g, ACCEPT_LOSS, c, t) + weight_of(x, s, ACCEPT_LOSS, t + J)
+            if j < t:
+                cost -= weight_of(x, s, ACCEPT_LOSS, j)
+            elif j != t + J:
+                cost -= weight_of(x, s, ACCEPT_GAIN, j)
+        else:
+            cost = -weighted_between(x, s, g, ACCEPT_GAIN, t, c) - weight_of(x, s, ACCEPT_GAIN, j)
+    return cost
+
+
 cdef int dfs(Ctx* x, State* s, int target) noexcept nogil:
     """1 if the game can end with at most ``target`` cards left from ``s`` (line recorded),
     0 if proven impossible, -1 if a limit was reached."""
@@ -371,7 +495,9 @@ cdef int dfs(Ctx* x, State* s, int target) noexcept nogil:
     cdef int n = 0, i, j, k, card, p = s.player, t, hint_c = -2, hint_k = -1, r, best_left
     cdef int cards[MAXH]
     cdef int nc = 0
+    cdef Segments seg
     cdef bint was_on_hint = x.on_hint, is_hint
+    cdef long long first = x.nodes
     if s.played == x.ncards:
         record_line(x, True)
         return 1
@@ -393,6 +519,8 @@ cdef int dfs(Ctx* x, State* s, int target) noexcept nogil:
         hint_c = x.hint_c[x.nact]
         hint_k = x.hint_k[x.nact]
     nc = set_cards(s.hlo[p], s.hhi[p], cards)     # the player's cards in ascending order
+    if x.accept:
+        make_segments(s, &seg)
     for i in range(nc):
         card = cards[i]
         for k in range(4):
@@ -414,6 +542,8 @@ cdef int dfs(Ctx* x, State* s, int target) noexcept nogil:
             mk[n] = k
             if is_hint:
                 ms[n] = -100000
+            elif x.accept:
+                ms[n] = accept_cost(x, s, &seg, k, card)
             elif (k < 2 and card < t) or (k >= 2 and card > t):
                 ms[n] = -4 - 4 * count_between(s, card, t)     # 10-jump: wins back live cards
             else:
@@ -434,7 +564,7 @@ cdef int dfs(Ctx* x, State* s, int target) noexcept nogil:
             record_line(x, False)
             x.nact += s.k
             return 1
-        tt_store(x, key, best_left)
+        tt_store(x, key, best_left, x.nodes - first)
         return 0
     for i in range(n):
         order[i] = i
@@ -481,7 +611,7 @@ cdef int dfs(Ctx* x, State* s, int target) noexcept nogil:
         x.on_hint = was_on_hint
         if r != 0:
             return r
-    tt_store(x, key, target + 1)
+    tt_store(x, key, target + 1, x.nodes - first)
     return 0
 
 
@@ -540,14 +670,16 @@ cdef void initial_state(const Ctx* x, State* s) noexcept nogil:
 
 def solve_deal(deck, int players, int hand_size, int min_play, int min_play_empty, fire_cards=(),
                hint=(), long long node_limit=0, double time_limit=0.0, int tt_bits=20,
-               int max_target=-1, long long restart_unit=RESTART_UNIT, int jump=10, tops=None):
+               int max_target=-1, long long restart_unit=RESTART_UNIT, int jump=10, tops=None,
+               bint accept_order=True):
     """Fewest cards left for the deal ``deck`` (cards dealt and drawn from the front).
 
     The cards must be distinct values in 1..126 forming a range lo..hi; the ascending piles start
     at lo - 1, the descending ones at hi + 1 -- unless ``tops`` gives other start values (then
     the deck may be any set of cards, e.g. the cards not yet played in a position); ``jump`` is the backward move (10 in the rules; other
     values only make tiny test decks harder).  ``hint`` is a list of actions ``(card, pile)`` with
-    ``(-1, -1)`` for "end the turn", followed first.  ``max_target`` stops the iterative deepening
+    ``(-1, -1)`` for "end the turn", followed first.  ``accept_order`` chooses the move ordering
+    (acceptance cost, else live cards skipped; both exact).  ``max_target`` stops the iterative deepening
     after that target (-1: up to the whole deck).  Returns a dict: ``status`` ("win", "proven",
     "limit"), ``min_left`` (proven fewest cards left, or the proven lower bound when the limit was
     reached), ``nodes``, and ``line``: the actions of the best line found, as (player, card, pile)
@@ -611,6 +743,7 @@ def solve_deal(deck, int players, int hand_size, int min_play, int min_play_empt
         x.hint_k[i] = hint[i][1]
     x.node_limit = node_limit
     x.jump = jump
+    x.accept = accept_order
     top = n if max_target < 0 or max_target > n else max_target
     try:
         with nogil:
@@ -625,8 +758,14 @@ def solve_deal(deck, int players, int hand_size, int min_play, int min_play_empt
                 x.nact = 0
                 x.on_hint = 1
                 x.use_hint = x.nhint > 0 and probe % 2 == 0
-                x.noise = 0 if probe == 0 else 12
-                x.end_score = 4 if probe % 3 == 0 else (20 if probe % 3 == 1 else -2)
+                # (scores: acceptance cost x10, or 8 per live card skipped; ending the turn
+                # right after the free plays, late or early)
+                if accept_order:
+                    x.noise = 0 if probe == 0 else 6
+                    x.end_score = 3 if probe % 3 == 0 else (10 if probe % 3 == 1 else -1)
+                else:
+                    x.noise = 0 if probe == 0 else 12
+                    x.end_score = 4 if probe % 3 == 0 else (20 if probe % 3 == 1 else -2)
                 rng_seed(&x.rng, <uint64_t>(probe + 1))
                 x.probe_start = x.nodes
                 x.probe_limit = luby(probe + 1) * restart_unit
@@ -655,6 +794,24 @@ def solve_deal(deck, int players, int hand_size, int min_play, int min_play_empt
     finally:
         free(x.table)
         free(x)
+
+
+def play_cost(tops, live, int pile, int card, int jump=10):
+    """The move-ordering cost of playing ``card`` on ``pile`` when the piles show ``tops`` and
+    ``live`` are the cards not yet on a pile (for tests: the change of the acceptance score)."""
+    cdef Ctx x
+    cdef State s
+    cdef Segments g
+    cdef int i
+    x.jump = jump
+    s.llo = 0
+    s.lhi = 0
+    for i in range(4):
+        s.tops[i] = tops[i]
+    for i in live:
+        set_bit(&s.llo, &s.lhi, i)
+    make_segments(&s, &g)
+    return accept_cost(&x, &s, &g, pile, card)
 
 
 def block_decks(uint64_t seed, int n_games):

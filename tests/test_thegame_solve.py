@@ -47,9 +47,10 @@ def tiny_deal(rng: random.Random):
     return deck, players, hand, mp, me, fire, jump, tops
 
 
-def check_tiny(deck, players, hand, mp, me, fire, jump=10, tops=None):
+def check_tiny(deck, players, hand, mp, me, fire, jump=10, tops=None, accept_order=True):
     expected = brute.min_cards_left(deck, players, hand, mp, me, fire, jump, tops)
-    res = csolve.solve_deal(deck, players, hand, mp, me, sorted(fire), tt_bits=10, jump=jump, tops=tops)
+    res = csolve.solve_deal(deck, players, hand, mp, me, sorted(fire), tt_bits=10, jump=jump, tops=tops,
+                            accept_order=accept_order)
     assert res["status"] == ("win" if expected == 0 else "proven")
     assert res["min_left"] == expected
     won, left = brute.replay_line(deck, players, hand, mp, me, actions_to_turns(res["line"]), fire, jump, tops)
@@ -64,6 +65,43 @@ def test_solver_agrees_with_brute_force_on_tiny_decks(chunk):
     rng = random.Random(1000 + chunk)
     results = [check_tiny(*tiny_deal(rng)) for _ in range(500)]
     assert results.count(0) > 50 and sum(r > 0 for r in results) > 50   # both outcomes exercised
+
+
+def test_skipped_cards_ordering_agrees_with_brute_force():
+    """The older move ordering (live cards skipped) is exact too: 300 tiny deals."""
+    rng = random.Random(77)
+    results = [check_tiny(*tiny_deal(rng), accept_order=False) for _ in range(300)]
+    assert results.count(0) > 30 and sum(r > 0 for r in results) > 30
+
+
+#: the planner's acceptance weights (docs/thegame.md), x10: a live card taken by 0..4 piles
+ACCEPT_WEIGHT = (200, 20, 5, 1, 0)
+
+
+def acceptance_score(tops, live, jump):
+    """Sum over live cards of the weight of the number of piles taking it (from the rules)."""
+    return sum(ACCEPT_WEIGHT[sum(brute.ok(k, tops[k], v, jump) for k in range(4))] for v in live)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_play_cost_is_the_change_of_the_acceptance_score(seed):
+    """The move-ordering cost of a play (O(1) from pile-top segments and popcounts) equals the
+    acceptance score after the play minus before it, counted card by card."""
+    rng = random.Random(seed)
+    jump = rng.choice((10, 10, 3, 5))
+    tops = rng.sample(range(1, 101), 4)
+    live = set(rng.sample([c for c in range(2, 100) if c not in tops], rng.randint(1, 70)))
+    k = rng.randrange(4)
+    playable = sorted(c for c in live if brute.ok(k, tops[k], c, jump))
+    if not playable:
+        return
+    card = rng.choice(playable)
+    after = list(tops)
+    after[k] = card
+    rest = live - {card}
+    expected = acceptance_score(after, rest, jump) - acceptance_score(tops, rest, jump)
+    assert csolve.play_cost(tops, sorted(live), k, card, jump) == expected
 
 
 @settings(max_examples=60, deadline=None)
