@@ -825,8 +825,10 @@ cdef struct SearchParams:
     double score_scale    # margin that counts as about half of the margin term
     double widen_base     # children looked at: widen_base + widen * sqrt(visits)
     double widen
-    int32_t playout_k     # moves drawn per playout ply, the best by greedy_key played (1: uniform)
+    int32_t playout_k     # moves drawn per playout ply, the best by search_key played (1: uniform)
     int32_t expand_after  # visits of a leaf before it is expanded
+    double w_own          # a move's evaluation: size + w_own x own attach cells gained
+    double w_taken        #   + w_taken x opponents' attach cells taken (both 0: greedy's order)
 
 
 cdef struct Config:
@@ -895,9 +897,9 @@ cdef uint32_t opponents(const Config* cfg, const State* s, int k) noexcept nogil
     return mask
 
 
-cdef int64_t greedy_key(const State* s, int k, int code, uint32_t others) noexcept nogil:
-    """Piece size, then new own attach cells, then attach cells taken from the opponents'
-    colours (bit j of ``others``)."""
+cdef void move_terms(const State* s, int k, int code, uint32_t others, int64_t* out) noexcept nogil:
+    """The evaluation terms of a move of colour k: ``out[0]`` its size, ``out[1]`` new own attach
+    cells, ``out[2]`` attach cells taken from the opponents' colours (bit j of ``others``)."""
     cdef const PieceTables* T = tables(s)
     cdef int o, r, c, i, j, row
     cdef int64_t own = 0, taken = 0
@@ -916,7 +918,17 @@ cdef int64_t greedy_key(const State* s, int k, int code, uint32_t others) noexce
         for j in range(s.n_colours):
             if (others >> j) & 1:
                 taken += popcount64(s.c[j].attach[r + i] & m)
-    return (<int64_t>T.o_ncells[o] << 32) + (own << 16) + taken
+    out[0] = T.o_ncells[o]
+    out[1] = own
+    out[2] = taken
+
+
+cdef int64_t greedy_key(const State* s, int k, int code, uint32_t others) noexcept nogil:
+    """Piece size, then new own attach cells, then attach cells taken from the opponents'
+    colours (bit j of ``others``)."""
+    cdef int64_t t[3]
+    move_terms(s, k, code, others, t)
+    return (t[0] << 32) + (t[1] << 16) + t[2]
 
 
 cdef int choose_greedy(const Config* cfg, const State* s, int k, move_t* moves, int n,
@@ -1030,15 +1042,16 @@ def random_playouts(Position start, uint64_t seed, int n_games) -> tuple:
 # UCT on the C playouts, with prior knowledge and shared statistics:
 #
 # * each child starts with ``prior_n`` virtual visits at a value taken from a fast one-ply
-#   evaluation (piece size, own corners gained, opponents' corners taken: ``greedy_key``), so
-#   the search tries the moves a good player would look at first (progressive bias);
+#   evaluation (``search_key``: piece size + 0.1 x own corners gained + 3 x opponents' corners
+#   taken — blocking weighs most), so the search tries the moves a good player would look at
+#   first (progressive bias);
 # * a node looks only at its best children by that evaluation, more of them as its visit count
 #   grows (progressive widening), and keeps at most ``MAXCHILD`` of them;
 # * RAVE (all-moves-as-first): a move's value is blended with the results of every simulation in
 #   which the same colour played the same placement later on, which shares statistics between
 #   siblings and across the tree while a node has few visits;
 # * playouts are biased: each ply draws ``playout_k`` legal moves and plays the best by
-#   ``greedy_key`` (large pieces first), instead of one uniformly;
+#   ``search_key``, instead of one uniformly;
 # * a simulation's value for each side is its win share blended with its score margin
 #   (``score_weight``), so the search keeps maximising the margin when every line wins or loses.
 
@@ -1204,7 +1217,7 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, int32_t ni
     kmin = 0x7FFFFFFFFFFFFFFF
     for i in range(n):
         # key in the high bits, a random tie-break, the index in the low 16 bits
-        t.keys[i] = ((greedy_key(s, k, t.moves[i], others) * 64 + rng_below(rng, 64)) << 16) | i
+        t.keys[i] = ((search_key(sp, s, k, t.moves[i], others) * 64 + rng_below(rng, 64)) << 16) | i
         if t.keys[i] < kmin:
             kmin = t.keys[i]
     kmin >>= 22
@@ -1297,9 +1310,21 @@ cdef inline void amaf_mark(Search* t, int k, int code, int ply) noexcept nogil:
         t.amaf_ply[idx] = <int16_t>ply
 
 
+cdef inline int64_t search_key(const SearchParams* sp, const State* s, int k, int code,
+                               uint32_t others) noexcept nogil:
+    """The search's evaluation of a move (its prior and playout preference): the weighted sum
+    size + w_own x own attach cells gained + w_taken x opponents' attach cells taken, or, with
+    both weights 0, ``greedy_key``'s order (size first, then gained, then taken)."""
+    cdef int64_t t[3]
+    if sp.w_own <= 0 and sp.w_taken <= 0:
+        return greedy_key(s, k, code, others)
+    move_terms(s, k, code, others, t)
+    return <int64_t>(256 * (t[0] + sp.w_own * t[1] + sp.w_taken * t[2]))
+
+
 cdef int playout_pick(const Config* cfg, const SearchParams* sp, const State* s, int k,
                       move_t* moves, int n, Rng* rng) noexcept nogil:
-    """Index of the playout move: the best by greedy_key of ``playout_k`` random draws."""
+    """Index of the playout move: the best by search_key of ``playout_k`` random draws."""
     cdef int i, j, best
     cdef int64_t key, best_key
     cdef uint32_t others
@@ -1307,10 +1332,10 @@ cdef int playout_pick(const Config* cfg, const SearchParams* sp, const State* s,
     if sp.playout_k <= 1 or n == 1:
         return best
     others = opponents(cfg, s, k)
-    best_key = greedy_key(s, k, moves[best], others)
+    best_key = search_key(sp, s, k, moves[best], others)
     for j in range(1, sp.playout_k):
         i = rng_below(rng, <uint32_t>n)
-        key = greedy_key(s, k, moves[i], others)
+        key = search_key(sp, s, k, moves[i], others)
         if key > best_key:
             best_key = key
             best = i
@@ -1432,12 +1457,12 @@ cdef int32_t best_root_child(Search* t) noexcept nogil:
 SEARCH_PARAMS = (
     ("explore", 0.1), ("prior_n", 2.0), ("prior_lo", 0.3), ("prior_hi", 0.6), ("rave_k", 3000.0),
     ("score_weight", 0.15), ("score_scale", 10.0), ("widen_base", 3.0), ("widen", 2.0),
-    ("playout_k", 3.0), ("expand_after", 1.0),
+    ("playout_k", 3.0), ("expand_after", 1.0), ("w_own", 0.1), ("w_taken", 3.0),
 )
 
 
 cdef void params_from(SearchParams* sp, values) except *:
-    cdef double v[11]
+    cdef double v[13]
     if len(values) != len(SEARCH_PARAMS):
         raise ValueError(f"{len(SEARCH_PARAMS)} search parameters expected")
     for i in range(len(SEARCH_PARAMS)):
@@ -1446,6 +1471,8 @@ cdef void params_from(SearchParams* sp, values) except *:
     sp.score_weight, sp.score_scale, sp.widen_base, sp.widen = v[5], v[6], v[7], v[8]
     sp.playout_k = <int32_t>v[9]
     sp.expand_after = <int32_t>v[10]
+    sp.w_own = v[11]
+    sp.w_taken = v[12]
 
 
 cdef void config_from(Config* cfg, int n_colours, player_of, counted, side_of, players) except *:
