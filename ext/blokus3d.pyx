@@ -62,7 +62,7 @@ cdef int o_cbot[MAXORIENT][MAXCUBES]        # each column: its lowest dz
 cdef uint64_t o_cols[MAXORIENT]             # the columns as a mask at anchor 0
 cdef uint64_t o_anchor[MAXORIENT]           # anchors keeping the box on the 8 x 8 board
 cdef int o_ok[MAXORIENT]                    # 0: a column has a gap (can never stand)
-cdef uint32_t o_bmask[MAXORIENT]            # bit dz: some column starts at level dz
+cdef uint64_t o_need[MAXORIENT]             # footing features it needs (see footing_features)
 cdef uint32_t o_hmask[MAXORIENT]            # bits 0..h-1: the levels the piece spans
 cdef int p_first[NPIECES]
 cdef int p_count[NPIECES]
@@ -70,6 +70,61 @@ cdef int p_size[NPIECES]
 
 #: Python view: (piece index, cubes) per orientation index, in the engine's order
 ORIENTATIONS = []
+
+
+# Footing features of a level (8 bits per level in one word, level z at bits 8z..8z+7): a cheap
+# necessary condition for an orientation to stand anywhere at a level, tested before its anchors.
+DEF F_ANY = 1      # the level has a top square
+DEF F_TWO = 2      # ... at least 2, 3, 4 of them
+DEF F_THREE = 4
+DEF F_FOUR = 8
+DEF F_ROW = 16     # two side by side in a row (x, x + 1)
+DEF F_COL = 32     # two one behind the other (y, y + 1)
+DEF F_LINE = 64    # three in a line, in a row or a column
+DEF F_SQUARE = 128 # four forming a 2 x 2 square
+
+
+cdef inline uint64_t footing_features(const uint64_t* E, int height) noexcept nogil:
+    """Features of the top squares ``E[z]`` of every level, as a word (see ``F_ANY``...)."""
+    cdef uint64_t feat = 0, e, f, row, col
+    cdef int z, c
+    for z in range(height):
+        e = E[z]
+        c = popcount64(e)
+        f = ((c >= 1) * F_ANY) | ((c >= 2) * F_TWO) | ((c >= 3) * F_THREE) | ((c >= 4) * F_FOUR)
+        row = e & (e >> 1) & NOT_COL7          # bit x: squares x and x + 1 of a row
+        col = e & (e >> 8)                     # bit y: squares y and y + 1 of a column
+        if row:
+            f |= F_ROW
+        if col:
+            f |= F_COL
+        if (row & (row >> 1) & NOT_COL7) or (col & (col >> 8)):
+            f |= F_LINE
+        if row & (row >> 8):
+            f |= F_SQUARE
+        feat |= f << (8 * z)
+    return feat
+
+
+def _footing_needs(columns, bottoms) -> int:
+    """The footing features an orientation needs at level 0: per bottom level, as many top
+    squares as columns start there, and the row/column pairs among them."""
+    need = 0
+    count_bits = (0, F_ANY, F_ANY | F_TWO, F_ANY | F_TWO | F_THREE, F_ANY | F_TWO | F_THREE | F_FOUR)
+    for dz in set(bottoms):
+        at = [c for c, b in zip(columns, bottoms) if b == dz]
+        f = count_bits[min(len(at), 4)]
+        for (x, y) in at:
+            if (x + 1, y) in at:
+                f |= F_ROW
+            if (x, y + 1) in at:
+                f |= F_COL
+            if {(x + 1, y), (x + 2, y)} <= set(at) or {(x, y + 1), (x, y + 2)} <= set(at):
+                f |= F_LINE
+            if {(x + 1, y), (x, y + 1), (x + 1, y + 1)} <= set(at):
+                f |= F_SQUARE
+        need |= f << (8 * dz)
+    return need
 
 
 def _build_tables():
@@ -92,13 +147,11 @@ def _build_tables():
             o_ncol[o] = len(columns)
             o_cols[o] = 0
             o_ok[o] = 1
-            o_bmask[o] = 0
             o_hmask[o] = (1 << o_h[o]) - 1
             for i, (cx, cy) in enumerate(columns):
                 zs = sorted(c[2] for c in shape if (c[0], c[1]) == (cx, cy))
                 o_csh[o][i] = cx + 8 * cy
                 o_cbot[o][i] = zs[0]
-                o_bmask[o] |= 1 << zs[0]
                 o_cols[o] |= (<uint64_t>1) << (cx + 8 * cy)
                 if max(zs) - min(zs) + 1 != len(zs):
                     o_ok[o] = 0
@@ -108,6 +161,7 @@ def _build_tables():
             for i in range(len(columns), MAXCUBES):      # pad: repeating a column changes no AND
                 o_csh[o][i] = o_csh[o][0]
                 o_cbot[o][i] = o_cbot[o][0]
+            o_need[o] = _footing_needs(columns, [o_cbot[o][i] for i in range(len(columns))])
             o_anchor[o] = 0
             for y in range(8 - d + 1):
                 for x in range(8 - w + 1):
@@ -194,7 +248,8 @@ cdef int gen_words(const State* s, int k, uint64_t* words, uint16_t* tags) noexc
     cdef uint64_t N[MAXH]
     cdef int p, o, z, m = 0, top = 0
     cdef uint64_t acc
-    cdef uint32_t emask = 0, nmask = 0   # bit z: E[z] (resp. N[z]) is not empty
+    cdef uint32_t nmask = 0              # bit z: N[z] is not empty
+    cdef uint64_t feat
     cdef int32_t left = s.left[k]
     if not left:
         return 0
@@ -202,9 +257,9 @@ cdef int gen_words(const State* s, int k, uint64_t* words, uint16_t* tags) noexc
     for z in range(s.height):          # levels above the highest top square hold no bottoms
         if E[z]:
             top = z + 1
-            emask |= 1u << z
         if N[z]:
             nmask |= 1u << z
+    feat = footing_features(E, s.height)
     for p in range(NPIECES):
         if not (left >> p) & 1:
             continue
@@ -212,9 +267,9 @@ cdef int gen_words(const State* s, int k, uint64_t* words, uint16_t* tags) noexc
             if not o_ok[o]:
                 continue
             for z in range(min(top, s.height - o_h[o] + 1)):
-                # each column's bottom needs a top square on its level, and some level of the
-                # piece a contact cell
-                if ((emask >> z) & o_bmask[o]) != o_bmask[o] or not (nmask >> z) & o_hmask[o]:
+                # the column bottoms need top squares on their levels (at least the features of
+                # them), and some level of the piece a contact cell
+                if ((feat >> (8 * z)) & o_need[o]) != o_need[o] or not (nmask >> z) & o_hmask[o]:
                     continue
                 acc = anchors(s, o, z, E, N)
                 words[m] = acc
