@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import csv
 import io
+import random
 import sys
 
 import pytest
+from blokus_reference import RefPosition
 
+from solver._ext import blokus as ext
 from solver.blokus.game import Game
 from solver.blokus.gtp import GtpEngine, final_score_text
 from solver.blokus.match import Match, summary
@@ -16,6 +19,7 @@ from solver.blokus.players import (
     SEARCH_PARAMS,
     STRATEGY_NAMES,
     MctsPlayer,
+    _tables,
     choose_move,
     parse_strategy,
 )
@@ -270,3 +274,48 @@ def test_match_rows_are_csv(tmp_path):
 
     text = render(game_rows(m, games, True))
     assert list(csv.DictReader(io.StringIO(text)))[0]["result"] in ("win", "draw", "loss")
+
+
+def _corner_cells(ref, colour: int) -> set:
+    """From the rules: cells where the colour may start a piece (diagonal to it, or its first cells
+    before its first piece), on the board, empty and not edge-adjacent to it."""
+    own = ref.own_cells(colour)
+    blocked = set(ref.board)
+    for x, y in own:
+        blocked.update(((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)))
+    if not ref.placed[colour]:
+        cand = set(ref.first_cells[colour])
+    else:
+        cand = {(x + dx, y + dy) for x, y in own for dx in (-1, 1) for dy in (-1, 1)}
+    return {c for c in cand if ref.on_board(*c) and c not in blocked}
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_search_orders_moves_by_the_documented_evaluation(seed):
+    """The root's children come in the order of size + w_own x own corners gained + w_taken x the
+    opponent's corners covered (docs/blokus.md), computed here from the rules with the reference."""
+    game, rnd = Game("duo"), random.Random(seed)
+    for _ in range(4 + seed):
+        game.play(rnd.choice(game.legal_moves()))
+    v = game.variant
+    ref = RefPosition(v.width, v.height, v.n_colours, [v.first_cells(k) for k in range(v.n_colours)])
+    for m in game.moves:
+        ref.play(m.colour, m.piece, m.cells)
+    k, w_own, w_taken = game.to_play, SEARCH_PARAMS["w_own"], SEARCH_PARAMS["w_taken"]
+    before = _corner_cells(ref, k)
+    opponent = _corner_cells(ref, 1 - k)
+
+    def value(move) -> float:
+        after = ref.copy()
+        after.play(k, move.piece, move.cells)
+        gained = len(_corner_cells(after, k) - before)
+        return len(move.cells) + w_own * gained + w_taken * len(opponent & set(move.cells))
+
+    best = max(value(m) for m in game.legal_moves())
+    strategy = parse_strategy("mcts:1").engine_tuple()
+    searcher = ext.Searcher(game.position, *_tables(v), [strategy] * 2, game.player_of_colour(k))
+    children = searcher.search(game.position, 1, 1, 0.0)["children"]
+    values = [value(game.move_from_code(colour, code)) for colour, code, *_ in children]
+    assert len(values) >= 3
+    assert values[0] == pytest.approx(best)
+    assert values == sorted(values, reverse=True)
