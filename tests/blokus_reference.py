@@ -53,20 +53,30 @@ class RefPosition:
         return any(n in own for x, y in cells
                    for n in ((x - 1, y - 1), (x + 1, y - 1), (x - 1, y + 1), (x + 1, y + 1)))
 
+    def blocked_cells(self, colour: int) -> set[tuple[int, int]]:
+        """Cells the colour may not cover: occupied, or sharing an edge with the colour."""
+        blocked = set(self.board)
+        for x, y in self.own_cells(colour):
+            blocked.update(((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)))
+        return blocked
+
+    def corner_cells(self, colour: int) -> set[tuple[int, int]]:
+        """Cells where a piece of the colour may touch it: diagonal to it (its first cells before its
+        first move), on the board and not blocked."""
+        if not self.placed[colour]:
+            corner = set(self.first_cells[colour])
+        else:
+            corner = {(x + dx, y + dy) for x, y in self.own_cells(colour) for dx in (-1, 1) for dy in (-1, 1)}
+        blocked = self.blocked_cells(colour)
+        return {c for c in corner if self.on_board(*c) and c not in blocked}
+
     def legal_moves(self, colour: int) -> set[tuple[str, frozenset]]:
         """Every legal move.  From the rules: a cell is *blocked* if occupied or edge-adjacent to
         the colour, a *corner* cell is diagonal to the colour (or a first cell before its first
         move); a move covers only unblocked board cells and at least one corner cell.  Candidates
         are all placements covering a corner cell (:meth:`legal_moves_brute_force` tries all)."""
-        own = self.own_cells(colour)
-        blocked = set(self.board)
-        for x, y in own:
-            blocked.update(((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)))
-        if not self.placed[colour]:
-            corner = set(self.first_cells[colour])
-        else:
-            corner = {n for x, y in own for n in ((x - 1, y - 1), (x + 1, y - 1), (x - 1, y + 1), (x + 1, y + 1))}
-        corner = {c for c in corner if self.on_board(*c) and c not in blocked}
+        blocked = self.blocked_cells(colour)
+        corner = self.corner_cells(colour)
         w, h = self.width, self.height
         out = set()
         for piece in PIECES:

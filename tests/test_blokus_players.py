@@ -276,20 +276,6 @@ def test_match_rows_are_csv(tmp_path):
     assert list(csv.DictReader(io.StringIO(text)))[0]["result"] in ("win", "draw", "loss")
 
 
-def _corner_cells(ref, colour: int) -> set:
-    """From the rules: cells where the colour may start a piece (diagonal to it, or its first cells
-    before its first piece), on the board, empty and not edge-adjacent to it."""
-    own = ref.own_cells(colour)
-    blocked = set(ref.board)
-    for x, y in own:
-        blocked.update(((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)))
-    if not ref.placed[colour]:
-        cand = set(ref.first_cells[colour])
-    else:
-        cand = {(x + dx, y + dy) for x, y in own for dx in (-1, 1) for dy in (-1, 1)}
-    return {c for c in cand if ref.on_board(*c) and c not in blocked}
-
-
 @pytest.mark.parametrize("seed", [3, 8])
 def test_search_orders_moves_by_the_documented_evaluation(seed):
     """The root's children come in the order of size + w_own x own corners gained + w_taken x the
@@ -302,13 +288,13 @@ def test_search_orders_moves_by_the_documented_evaluation(seed):
     for m in game.moves:
         ref.play(m.colour, m.piece, m.cells)
     k, w_own, w_taken = game.to_play, SEARCH_PARAMS["w_own"], SEARCH_PARAMS["w_taken"]
-    before = _corner_cells(ref, k)
-    opponent = _corner_cells(ref, 1 - k)
+    before = ref.corner_cells(k)
+    opponent = ref.corner_cells(1 - k)
 
     def value(move) -> float:
         after = ref.copy()
         after.play(k, move.piece, move.cells)
-        gained = len(_corner_cells(after, k) - before)
+        gained = len(after.corner_cells(k) - before)
         return len(move.cells) + w_own * gained + w_taken * len(opponent & set(move.cells))
 
     best = max(value(m) for m in game.legal_moves())
