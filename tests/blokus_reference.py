@@ -118,30 +118,38 @@ class RefPosition:
 
     def perft(self, depth: int) -> list[int]:
         """Move sequences of each length 1..depth; a colour without a move passes (one move)."""
-        counts = [0] * (depth + 1)
+        return perft(self, depth, lambda pos, colour, move: pos.play(colour, *move))
 
-        def rec(pos: RefPosition, ply: int) -> None:
-            if ply == depth:
-                return
-            moves = pos.legal_moves(pos.to_play)
-            if not moves:
-                if not pos.any_move():
-                    return
-                counts[ply + 1] += 1
-                child = pos.copy()
-                child.to_play = (pos.to_play + 1) % pos.n_colours
-                rec(child, ply + 1)
-                return
-            counts[ply + 1] += len(moves)
-            if ply + 1 == depth:
-                return
-            for piece, cells in moves:
-                child = pos.copy()
-                child.play(pos.to_play, piece, cells)
-                rec(child, ply + 1)
 
-        rec(self, 0)
-        return counts[1:]
+def perft(position, depth: int, play) -> list[int]:
+    """Move sequences of each length 1..depth from ``position`` (any reference position with
+    ``legal_moves(colour)``, ``copy()``, ``to_play`` and ``n_colours``; ``play(pos, colour, move)``
+    plays one of its moves).  A colour without a move passes, counted as one move, while some
+    colour can still move."""
+    counts = [0] * (depth + 1)
+
+    def rec(pos, ply: int) -> None:
+        if ply == depth:
+            return
+        moves = pos.legal_moves(pos.to_play)
+        if not moves:
+            if not any(pos.legal_moves(k) for k in range(pos.n_colours)):
+                return
+            counts[ply + 1] += 1
+            child = pos.copy()
+            child.to_play = (pos.to_play + 1) % pos.n_colours
+            rec(child, ply + 1)
+            return
+        counts[ply + 1] += len(moves)
+        if ply + 1 == depth:
+            return
+        for move in moves:
+            child = pos.copy()
+            play(child, pos.to_play, move)
+            rec(child, ply + 1)
+
+    rec(position, 0)
+    return counts[1:]
 
 
 def score(pos: RefPosition, colour: int) -> int:

@@ -35,6 +35,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 
+from blokus_reference import perft
+
 Cell = tuple[int, int]
 Vertex = tuple[int, int]
 Triangle = frozenset  # of three Vertex
@@ -450,29 +452,7 @@ class RefTrigonPosition:
     def perft(self, depth: int) -> list[int]:
         """Move sequences of each length 1..depth from here; a colour without a move passes
         (counted as one move) while some colour can still move."""
-        counts = [0] * (depth + 1)
-
-        def rec(pos: RefTrigonPosition, ply: int) -> None:
-            if ply == depth:
-                return
-            moves = pos.legal_moves(pos.to_play)
-            if not moves:
-                if not any(pos.legal_moves(k) for k in range(pos.n_colours)):
-                    return
-                counts[ply + 1] += 1
-                child = pos.copy()
-                child.to_play = (pos.to_play + 1) % pos.n_colours
-                rec(child, ply + 1)
-                return
-            counts[ply + 1] += len(moves)
-            if ply + 1 < depth:
-                for cells in moves:
-                    child = pos.copy()
-                    child.play(pos.to_play, cells)
-                    rec(child, ply + 1)
-
-        rec(self, 0)
-        return counts[1:]
+        return perft(self, depth, lambda pos, colour, cells: pos.play(colour, cells))
 
     def score(self, colour: int) -> int:
         """Minus one per triangle of unplaced pieces; +15 if all are placed, +20 if the single
