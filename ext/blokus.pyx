@@ -59,6 +59,8 @@ DEF MAXWIDTH = 62
 DEF MAXHEIGHT = 24
 
 DEF MAXPLIES = 128
+DEF NFEAT = 16         # move evaluation features (EVAL_FEATURES)
+DEF EVEN_COLS = 0x5555555555555555
 
 ctypedef uint32_t move_t
 
@@ -97,6 +99,9 @@ cdef struct PieceTables:
     int32_t pat_parent[MAXPAT]                # row shape p = shape pat_parent[p] plus one cell ...
     int32_t pat_shift[MAXPAT]                 # ... at column pat_shift[p] (shape 0 is one cell)
     int32_t parity_matters                    # 1 on a lattice whose cells come in two kinds
+    int32_t nb_n[2]                           # edge neighbours of a board cell of kind q ...
+    int32_t nb_dx[2][4]                       # ... at these offsets (the lattice's, per kind)
+    int32_t nb_dy[2][4]
 
 
 cdef PieceTables TABLES[MAXSETS]
@@ -136,6 +141,12 @@ def _build_tables(int set_id, piece_set):
         # (the module is compiled without negative indexing)
         T.pat_parent[pi] = patterns.index(pattern[:len(pattern) - 1]) if len(pattern) > 1 else 0
         T.pat_shift[pi] = pattern[len(pattern) - 1]
+    for q in range(2):
+        edge, _ = lattice.neighbours((0, 0), q)
+        T.nb_n[q] = len(edge)
+        for i, (x, y) in enumerate(edge):
+            T.nb_dx[q][i] = x
+            T.nb_dy[q][i] = y
     T.n_pieces = len(piece_set.pieces)
     T.total_cells = piece_set.cells
     T.monomino = piece_set.monomino
@@ -222,6 +233,7 @@ cdef struct State:
     int32_t per            # board rows packed into one 64-bit word
     uint64_t valid[MAXW + 1]   # valid[w]: anchor columns c <= width - w of each packed row
     uint64_t pm[2]         # pm[q]: packed anchors with (c + j + q) even (all of them on squares)
+    uint64_t board[MAXROWS]    # the board's cells (bit x of row y)
 
 
 cdef inline const PieceTables* tables(const State* s) noexcept nogil:
@@ -503,6 +515,7 @@ cdef void state_init(State* s, int piece_set, int width, int height, int parity,
     for k in range(n_colours):
         for r in range(height):
             s.c[k].free[r] = rows[r]
+            s.board[r] = rows[r]
         s.c[k].left = ((<uint32_t>1) << T.n_pieces) - 1
         s.c[k].squares_left = T.total_cells
         s.c[k].last_piece = -1
@@ -626,6 +639,23 @@ cdef class Position:
                 view[i] = buf[i]
         finally:
             cfree(buf)
+        return out
+
+    def move_features(self, int colour, codes, uint32_t others) -> np.ndarray:
+        """The ``EVAL_FEATURES`` counts (int32 array, one row per code) of ``colour``'s legal
+        placements ``codes``, against the colours in bit mask ``others``."""
+        self._check_colour(colour)
+        cdef int32_t[::1] cv = np.ascontiguousarray(codes, dtype=np.int32)
+        cdef int n = cv.shape[0], i
+        for i in range(n):
+            if not 0 <= cv[i] < code_space(&self.s) or not is_legal(&self.s, colour, cv[i]):
+                raise ValueError(f"code {cv[i]} is not a legal move of colour {colour}")
+        out = np.zeros((n, NFEAT), dtype=np.int32)
+        cdef int32_t[:, ::1] ov = out
+        cdef EvalCtx e
+        eval_ctx_init(&self.s, colour, others, &e)
+        for i in range(n):
+            move_features(&self.s, colour, cv[i], &e, &ov[i, 0])
         return out
 
     def count_moves(self, int colour) -> int:
@@ -829,6 +859,8 @@ cdef struct SearchParams:
     int32_t expand_after  # visits of a leaf before it is expanded
     double w_own          # a move's evaluation: size + w_own x own attach cells gained
     double w_taken        #   + w_taken x opponents' attach cells taken (both 0: greedy's order)
+    int32_t learned       # 1: evaluate moves by the weights ``ew`` of EVAL_FEATURES instead
+    double ew[NFEAT]
 
 
 cdef struct Config:
@@ -921,6 +953,140 @@ cdef void move_terms(const State* s, int k, int code, uint32_t others, int64_t* 
     out[0] = T.o_ncells[o]
     out[1] = own
     out[2] = taken
+
+
+# ---------------------------------------------------------------- learned move evaluation
+#
+# A richer one-ply evaluation than ``move_terms``: counts, per move, how its cells, its edge
+# halo and its new corners sit among the colours' bitboards.  The search weighs them with a
+# weight per feature that ``solver/blokus/evaluation.py`` fits to the moves of strong searches
+# (a log-linear move model, as Pentobi's prior knowledge is).  Every feature is a count that
+# follows from the rules alone; ``tests/blokus_reference.py`` recomputes them cell by cell.
+
+#: names of the evaluation features, in the order of ``move_features``' output (the one table)
+EVAL_FEATURES = (
+    "size1", "size2", "size3", "size4", "size5", "size6",
+    "hot",              # cells covered that are an opponent's attach cell or a free edge neighbour of one
+    "taken",            # cells covered that are an opponent's attach cell
+    "halo_own_attach",  # own attach cells the move's edge halo forbids
+    "halo_open",        # other cells of the halo that were free for the mover (now forbidden)
+    "halo_closed",      # cells of the halo on the board that were already not free for the mover
+    "new_attach",       # new own attach cells (corner cells of the move, free after it)
+    "new_attach_2",     # ... of them with at least 2, 3, 4 edge neighbours free for the mover
+    "new_attach_3",
+    "new_attach_4",
+    "corner_own_attach",  # corner cells of the move that were already own attach cells
+)
+
+
+cdef struct EvalCtx:
+    uint64_t hot[MAXROWS]
+    uint64_t opp_attach[MAXROWS]
+    uint64_t ge2[MAXROWS]        # cells with at least 2, 3, 4 edge neighbours free for the mover
+    uint64_t ge3[MAXROWS]
+    uint64_t ge4[MAXROWS]
+
+
+cdef inline uint64_t shift_cols(uint64_t v, int dx) noexcept nogil:
+    """Bit x of the result is bit x + dx of v."""
+    return v >> dx if dx >= 0 else v << (-dx)
+
+
+cdef void neighbour_planes(const State* s, const uint64_t* src, uint64_t* out) noexcept nogil:
+    """``out[i * MAXROWS + y]`` bit x: the i-th edge neighbour of cell (x, y) is set in ``src``
+    (i < 4; a cell kind with fewer neighbours leaves the rest 0)."""
+    cdef const PieceTables* T = tables(s)
+    cdef int q, y, i, yy, kinds = 2 if T.parity_matters else 1
+    cdef uint64_t mask
+    memset(out, 0, 4 * MAXROWS * sizeof(uint64_t))
+    for q in range(kinds):
+        for y in range(s.height):
+            mask = 0xFFFFFFFFFFFFFFFF
+            if T.parity_matters:
+                # cells of kind q in row y: (x + y + board parity) % 2 == q
+                mask = EVEN_COLS if ((q + y + s.board_parity) & 1) == 0 else ~(<uint64_t>EVEN_COLS)
+            for i in range(T.nb_n[q]):
+                yy = y + T.nb_dy[q][i]
+                if 0 <= yy < s.height:
+                    out[i * MAXROWS + y] |= shift_cols(src[yy], T.nb_dx[q][i]) & mask
+
+
+cdef void eval_ctx_init(const State* s, int k, uint32_t others, EvalCtx* e) noexcept nogil:
+    """The per-position planes ``move_features`` reads, for colour k against ``others``."""
+    cdef uint64_t p[4 * MAXROWS]
+    cdef uint64_t a, b, c, d, abo, aba, cdo, cda, dil
+    cdef int y, j
+    neighbour_planes(s, s.c[k].free, p)
+    for y in range(s.height):
+        a = p[y]
+        b = p[MAXROWS + y]
+        c = p[2 * MAXROWS + y]
+        d = p[3 * MAXROWS + y]
+        abo = a | b
+        aba = a & b
+        cdo = c | d
+        cda = c & d
+        e.ge2[y] = aba | cda | (abo & cdo)
+        e.ge3[y] = (aba & cdo) | (cda & abo)
+        e.ge4[y] = aba & cda
+        e.hot[y] = 0
+        e.opp_attach[y] = 0
+    for j in range(s.n_colours):
+        if not (others >> j) & 1:
+            continue
+        neighbour_planes(s, s.c[j].attach, p)
+        for y in range(s.height):
+            dil = p[y] | p[MAXROWS + y] | p[2 * MAXROWS + y] | p[3 * MAXROWS + y]
+            e.opp_attach[y] |= s.c[j].attach[y]
+            e.hot[y] |= s.c[j].attach[y] | (dil & s.c[j].free[y])
+
+
+cdef void move_features(const State* s, int k, int code, const EvalCtx* e,
+                        int32_t* out) noexcept nogil:
+    """The ``EVAL_FEATURES`` counts of move ``code`` of colour k (see ``eval_ctx_init``)."""
+    cdef const PieceTables* T = tables(s)
+    cdef const ColourState* cs = &s.c[k]
+    cdef int o, r, c, i, row, h
+    cdef uint64_t m, halo, ring, fr, dg, new
+    memset(out, 0, NFEAT * sizeof(int32_t))
+    decode(s, code, &o, &r, &c)
+    h = T.o_h[o]
+    out[T.o_ncells[o] - 1] = 1
+    for i in range(h):
+        m = T.o_rows[o][i] << c
+        out[6] += popcount64(m & e.hot[r + i])
+        out[7] += popcount64(m & e.opp_attach[r + i])
+    for i in range(h + 2):
+        row = r - 1 + i
+        if row < 0 or row >= s.height:
+            continue
+        halo = shifted(T.o_halo[o][i], c)
+        ring = halo
+        if 1 <= i <= h:
+            ring = halo & ~(T.o_rows[o][i - 1] << c)
+        out[8] += popcount64(ring & cs.attach[row])
+        out[9] += popcount64(ring & cs.free[row] & ~cs.attach[row])
+        out[10] += popcount64(ring & s.board[row] & ~cs.free[row])
+        fr = cs.free[row] & ~halo
+        dg = shifted(T.o_diag[o][i], c) & fr
+        new = dg & ~cs.attach[row]
+        out[11] += popcount64(new)
+        out[12] += popcount64(new & e.ge2[row])
+        out[13] += popcount64(new & e.ge3[row])
+        out[14] += popcount64(new & e.ge4[row])
+        out[15] += popcount64(dg & cs.attach[row])
+
+
+cdef inline double learned_eval(const double* w, const State* s, int k, int code,
+                                const EvalCtx* e) noexcept nogil:
+    """Weighted sum of the move's features."""
+    cdef int32_t f[NFEAT]
+    cdef double v = 0
+    cdef int i
+    move_features(s, k, code, e, f)
+    for i in range(NFEAT):
+        v += w[i] * f[i]
+    return v
 
 
 cdef int64_t greedy_key(const State* s, int k, int code, uint32_t others) noexcept nogil:
@@ -1214,10 +1380,13 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, int32_t ni
         return 1
     if t.used + m > t.cap:
         return 0
+    cdef EvalCtx e
+    if sp.learned:
+        eval_ctx_init(s, k, others, &e)
     kmin = 0x7FFFFFFFFFFFFFFF
     for i in range(n):
         # key in the high bits, a random tie-break, the index in the low 16 bits
-        t.keys[i] = ((search_key(sp, s, k, t.moves[i], others) * 64 + rng_below(rng, 64)) << 16) | i
+        t.keys[i] = ((search_key(sp, s, k, t.moves[i], others, &e) * 64 + rng_below(rng, 64)) << 16) | i
         if t.keys[i] < kmin:
             kmin = t.keys[i]
     kmin >>= 22
@@ -1311,11 +1480,14 @@ cdef inline void amaf_mark(Search* t, int k, int code, int ply) noexcept nogil:
 
 
 cdef inline int64_t search_key(const SearchParams* sp, const State* s, int k, int code,
-                               uint32_t others) noexcept nogil:
-    """The search's evaluation of a move (its prior and playout preference): the weighted sum
+                               uint32_t others, const EvalCtx* e) noexcept nogil:
+    """The search's evaluation of a move (its prior and playout preference): with ``learned``
+    the weighted sum of its ``EVAL_FEATURES`` (``e`` from ``eval_ctx_init``); otherwise
     size + w_own x own attach cells gained + w_taken x opponents' attach cells taken, or, with
     both weights 0, ``greedy_key``'s order (size first, then gained, then taken)."""
     cdef int64_t t[3]
+    if sp.learned:
+        return <int64_t>(256 * learned_eval(sp.ew, s, k, code, e))
     if sp.w_own <= 0 and sp.w_taken <= 0:
         return greedy_key(s, k, code, others)
     move_terms(s, k, code, others, t)
@@ -1331,11 +1503,14 @@ cdef int playout_pick(const Config* cfg, const SearchParams* sp, const State* s,
     best = rng_below(rng, <uint32_t>n)
     if sp.playout_k <= 1 or n == 1:
         return best
+    cdef EvalCtx e
     others = opponents(cfg, s, k)
-    best_key = search_key(sp, s, k, moves[best], others)
+    if sp.learned:
+        eval_ctx_init(s, k, others, &e)
+    best_key = search_key(sp, s, k, moves[best], others, &e)
     for j in range(1, sp.playout_k):
         i = rng_below(rng, <uint32_t>n)
-        key = search_key(sp, s, k, moves[i], others)
+        key = search_key(sp, s, k, moves[i], others, &e)
         if key > best_key:
             best_key = key
             best = i
@@ -1457,12 +1632,14 @@ cdef int32_t best_root_child(Search* t) noexcept nogil:
 SEARCH_PARAMS = (
     ("explore", 0.1), ("prior_n", 2.0), ("prior_lo", 0.3), ("prior_hi", 0.6), ("rave_k", 3000.0),
     ("score_weight", 0.15), ("score_scale", 10.0), ("widen_base", 3.0), ("widen", 2.0),
-    ("playout_k", 3.0), ("expand_after", 1.0), ("w_own", 0.1), ("w_taken", 3.0),
+    ("playout_k", 3.0), ("expand_after", 1.0), ("w_own", 0.1), ("w_taken", 3.0), ("learned", 0.0),
 )
 
 
-cdef void params_from(SearchParams* sp, values) except *:
-    cdef double v[13]
+cdef void params_from(SearchParams* sp, values, weights) except *:
+    """Search parameters (``SEARCH_PARAMS`` order) and the evaluation weights (``EVAL_FEATURES``
+    order; needed only with ``learned`` = 1)."""
+    cdef double v[14]
     if len(values) != len(SEARCH_PARAMS):
         raise ValueError(f"{len(SEARCH_PARAMS)} search parameters expected")
     for i in range(len(SEARCH_PARAMS)):
@@ -1473,11 +1650,17 @@ cdef void params_from(SearchParams* sp, values) except *:
     sp.expand_after = <int32_t>v[10]
     sp.w_own = v[11]
     sp.w_taken = v[12]
+    sp.learned = <int32_t>v[13]
+    if sp.learned:
+        if weights is None or len(weights) != NFEAT:
+            raise ValueError(f"learned evaluation: {NFEAT} weights expected")
+        for i in range(NFEAT):
+            sp.ew[i] = float(weights[i])
 
 
 cdef void config_from(Config* cfg, int n_colours, player_of, counted, side_of, players) except *:
     """Fill ``cfg`` from the variant's tables and one strategy tuple per player:
-    (kind, candidates, playouts, seconds, search parameter values)."""
+    (kind, candidates, playouts, seconds, search parameter values[, evaluation weights])."""
     cdef int k, p
     memset(cfg, 0, sizeof(Config))
     cfg.n_players = len(players)
@@ -1486,7 +1669,8 @@ cdef void config_from(Config* cfg, int n_colours, player_of, counted, side_of, p
         cfg.player_of[k] = player_of[k]
         cfg.counted[k] = 1 if counted[k] else 0
     for p in range(cfg.n_players):
-        kind, cand, sims, seconds, params = players[p]
+        kind, cand, sims, seconds, params = players[p][:5]
+        weights = players[p][5] if len(players[p]) > 5 else None
         if not 0 <= kind < len(STRATEGY_NAMES):
             raise ValueError(f"unknown strategy kind {kind}")
         cfg.side_of[p] = side_of[p]
@@ -1494,7 +1678,7 @@ cdef void config_from(Config* cfg, int n_colours, player_of, counted, side_of, p
         cfg.cand[p] = max(1, cand)
         cfg.sims[p] = max(0, sims)
         cfg.seconds[p] = max(0.0, seconds)
-        params_from(&cfg.sp[p], params if params is not None else [v for _, v in SEARCH_PARAMS])
+        params_from(&cfg.sp[p], params if params is not None else [v for _, v in SEARCH_PARAMS], weights)
 
 
 cdef struct Workspace:
@@ -1556,7 +1740,7 @@ def tree_nodes_for(players) -> int:
     """Node capacity for the largest search of ``players`` (each simulation expands at most one
     node; children are added a few at a time; a time budget is taken as up to 50,000 playouts/s)."""
     most = 1
-    for kind, cand, sims, seconds, params in players:
+    for kind, cand, sims, seconds, *_ in players:
         if kind == STRAT_MCTS:
             most = max(most, sims, int(seconds * 50_000) + 1)
     return int(min(most * 24 + 4 * MAXCHILD, 40_000_000))

@@ -75,7 +75,7 @@ def test_strategy_specs():
     s = parse_strategy("MCTS:500:explore=0.2:playout_k=2")
     assert (s.name, s.playouts, dict(s.params)) == ("mcts", 500, {"explore": 0.2, "playout_k": 2.0})
     assert s.label == "mcts:500:explore=0.2:playout_k=2"
-    assert len(s.engine_tuple()[4]) == len(SEARCH_PARAMS)
+    assert len(s.engine_tuple(VARIANTS["duo"])[4]) == len(SEARCH_PARAMS)
     assert set(SEARCH_LIMITS) == set(SEARCH_PARAMS)       # every engine parameter has its bounds
     for key, default in SEARCH_PARAMS.items():
         lo, hi = SEARCH_LIMITS[key]
@@ -298,7 +298,7 @@ def test_search_orders_moves_by_the_documented_evaluation(seed):
         return len(move.cells) + w_own * gained + w_taken * len(opponent & set(move.cells))
 
     best = max(value(m) for m in game.legal_moves())
-    strategy = parse_strategy("mcts:1").engine_tuple()
+    strategy = parse_strategy("mcts:1:learned=0").engine_tuple(v)
     searcher = ext.Searcher(game.position, *_tables(v), [strategy] * 2, game.player_of_colour(k))
     children = searcher.search(game.position, 1, 1, 0.0)["children"]
     values = [value(game.move_from_code(colour, code)) for colour, code, *_ in children]

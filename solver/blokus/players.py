@@ -29,6 +29,7 @@ import threading
 from dataclasses import dataclass, replace
 
 from solver._ext import blokus as _ext
+from solver.blokus.evaluation import weights_for
 from solver.blokus.game import Game, Move, start_position
 from solver.blokus.variants import Variant
 from solver.errors import SolverError
@@ -40,7 +41,7 @@ SEARCH_LIMITS: dict[str, tuple[float, float]] = {
     "explore": (0.0, 10.0), "prior_n": (0.0, 1000.0), "prior_lo": (0.0, 1.0), "prior_hi": (0.0, 1.0),
     "rave_k": (1.0, 1e9), "score_weight": (0.0, 1.0), "score_scale": (0.1, 1000.0),
     "widen_base": (1.0, 1000.0), "widen": (0.0, 1000.0), "playout_k": (1, 64), "expand_after": (0, 1000),
-    "w_own": (0.0, 100.0), "w_taken": (0.0, 100.0),
+    "w_own": (0.0, 100.0), "w_taken": (0.0, 100.0), "learned": (0, 1),
 }
 MC_DEFAULT = (8, 16)
 MCTS_DEFAULT_PLAYOUTS = 1000
@@ -73,11 +74,13 @@ class Strategy:
             return f"mcts:{self.playouts}{extra}"
         return self.name
 
-    def engine_tuple(self) -> tuple:
-        """(kind, candidates, playouts, seconds, search parameter values) for the engine."""
+    def engine_tuple(self, variant: Variant) -> tuple:
+        """(kind, candidates, playouts, seconds, search parameter values, evaluation weights) for
+        the engine; the weights are ``variant``'s learned ones (``solver.blokus.evaluation``)."""
         values = dict(SEARCH_PARAMS)
         values.update(self.params)
-        return (self.kind, self.candidates, self.playouts, self.seconds, [values[k] for k in SEARCH_PARAMS])
+        return (self.kind, self.candidates, self.playouts, self.seconds, [values[k] for k in SEARCH_PARAMS],
+                weights_for(variant))
 
     def with_budget(self, playouts: int | None = None, seconds: float | None = None) -> Strategy:
         """This strategy with another search budget (playouts for mc/mcts, seconds for mcts)."""
@@ -156,7 +159,7 @@ def engine_players(variant: Variant, strategies: list[Strategy] | tuple[Strategy
     """One engine tuple per player (see ``Strategy.engine_tuple``)."""
     if len(strategies) != variant.n_players:
         raise SolverError(f"{len(strategies)} strategies for {variant.n_players} players")
-    return [s.engine_tuple() for s in strategies]
+    return [s.engine_tuple(variant) for s in strategies]
 
 
 def _tables(variant: Variant) -> tuple[list, list, list]:
@@ -178,7 +181,7 @@ def choose_move(game: Game, strategy: str | Strategy, seed: int = 0, playouts: i
         raise SolverError("mcts needs a budget: playouts or seconds")
     v = game.variant
     p = game.player_of_colour(k)
-    players = [s.engine_tuple() if i == p else Strategy("random").engine_tuple() for i in range(v.n_players)]
+    players = [s.engine_tuple(v) if i == p else Strategy("random").engine_tuple(v) for i in range(v.n_players)]
     code = _ext.choose(game.position, k, *_tables(v), players, seed & 0xFFFFFFFFFFFFFFFF)
     return game.move_from_code(k, code) if code >= 0 else None
 
@@ -220,7 +223,7 @@ class MctsPlayer:
 
     def _searchers_for(self, player: int, s: Strategy) -> list:
         if player not in self._searchers:
-            players = [s.engine_tuple()] * self.variant.n_players
+            players = [s.engine_tuple(self.variant)] * self.variant.n_players
             board = start_position(self.variant)
             self._searchers[player] = [_ext.Searcher(board, *_tables(self.variant), players, player)
                                        for _ in range(self.threads)]

@@ -1,0 +1,236 @@
+"""The learned move evaluation of ``mcts``: weights of the engine's move features, fitted to the
+moves strong searches chose.
+
+The engine counts, for every legal move, the features named in ``FEATURES`` (piece size, cells
+covered in the opponents' corner zones, what the move's edge halo forbids, how open its new
+corners are, ...; ``ext/blokus.pyx`` ``move_features`` defines them).  A move's evaluation is the
+weighted sum of its counts: a log-linear move model, as Pentobi's prior knowledge is, but with our
+own features and weights fitted here, to games our own search played with a large budget
+(distillation: the fast evaluation learns what the slow search found).
+
+The weights live in ``evaluation_weights.json`` beside this module, one set per board family
+(``family``); ``fit`` and ``make_corpus`` rebuild them (``python -m solver.blokus.evaluation``).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from solver._ext import blokus as _ext
+from solver.blokus.game import Game
+from solver.blokus.variants import ROTATING, Variant
+
+#: the engine's move features, in its order (read from the engine itself)
+FEATURES: tuple[str, ...] = tuple(_ext.EVAL_FEATURES)
+WEIGHTS_FILE = Path(__file__).with_name("evaluation_weights.json")
+
+
+def family(variant: Variant) -> str:
+    """The board family whose weights a variant uses: ``duo``, ``trigon`` or ``classic`` (every
+    other square board: classic, classic-2, classic-3, teams, giant)."""
+    if variant.geometry.piece_set == "trigon":
+        return "trigon"
+    if variant.name == "duo":
+        return "duo"
+    return "classic"
+
+
+@functools.lru_cache(maxsize=4)
+def load_weights(path: Path = WEIGHTS_FILE) -> dict[str, dict[str, float]]:
+    """Per family, feature name -> weight."""
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    return {fam: dict(w) for fam, w in data["weights"].items()}
+
+
+def weights_for(variant: Variant) -> list[float]:
+    """The weights of ``variant``'s family in ``FEATURES`` order (a missing feature weighs 0)."""
+    w = load_weights().get(family(variant), {})
+    return [float(w.get(name, 0.0)) for name in FEATURES]
+
+
+# ---------------------------------------------------------------- fitting
+
+
+@dataclass
+class Corpus:
+    """Decisions to learn from: per decision the features of every legal move and which one the
+    teacher chose.  ``rows[i]:rows[i + 1]`` are decision i's moves in ``features``."""
+
+    features: np.ndarray   # (moves, len(FEATURES)) int16
+    rows: np.ndarray       # (decisions + 1,) int64 offsets
+    chosen: np.ndarray     # (decisions,) int64: index of the chosen move within its decision
+
+    def __len__(self) -> int:
+        return len(self.chosen)
+
+
+def log_likelihood(corpus: Corpus, w: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+    """Mean log-probability of the chosen moves under softmax(features @ w), its gradient and
+    Hessian (per decision: chosen features minus the expected features, and their covariance)."""
+    x = corpus.features.astype(np.float64)
+    z = x @ w
+    n = len(corpus)
+    seg = np.repeat(np.arange(n), np.diff(corpus.rows))
+    zmax = np.maximum.reduceat(z, corpus.rows[:-1])
+    e = np.exp(z - zmax[seg])
+    tot = np.add.reduceat(e, corpus.rows[:-1])
+    p = e / tot[seg]
+    pick = corpus.rows[:-1] + corpus.chosen
+    ll = float(np.sum(z[pick] - zmax - np.log(tot))) / n
+    mean = np.add.reduceat(p[:, None] * x, corpus.rows[:-1])          # expected features
+    grad = (x[pick] - mean).sum(0) / n
+    second = (p[:, None] * x).T @ x
+    hess = -(second - mean.T @ mean) / n
+    return ll, grad, hess
+
+
+def fit(corpus: Corpus, l2: float = 1e-3, iterations: int = 50) -> np.ndarray:
+    """Weights maximising the mean log-likelihood of the chosen moves minus ``l2`` × |w|² (Newton's
+    method with step halving; the problem is concave, so it converges to the one optimum)."""
+    m = corpus.features.shape[1]
+    w = np.zeros(m)
+
+    def objective(v: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        ll, g, h = log_likelihood(corpus, v)
+        return ll - l2 * v @ v, g - 2 * l2 * v, h - 2 * l2 * np.eye(m)
+
+    f, g, h = objective(w)
+    for _ in range(iterations):
+        step = np.linalg.solve(h, -g)
+        t = 1.0
+        while t > 1e-6:
+            f2, g2, h2 = objective(w + t * step)
+            if f2 >= f - 1e-12:
+                break
+            t /= 2
+        w = w + t * step
+        done = abs(f2 - f) < 1e-10
+        f, g, h = f2, g2, h2
+        if done:
+            break
+    return w
+
+
+def top1(corpus: Corpus, w: np.ndarray) -> float:
+    """Share of decisions where the chosen move has the highest evaluation (ties count as misses
+    unless the chosen move is the first of them)."""
+    z = corpus.features.astype(np.float64) @ w
+    hits = 0
+    for i in range(len(corpus)):
+        a, b = corpus.rows[i], corpus.rows[i + 1]
+        hits += int(np.argmax(z[a:b]) == corpus.chosen[i])
+    return hits / max(1, len(corpus))
+
+
+def opponents_mask(game: Game, colour: int) -> int:
+    """Bit j set: colour j is an opponent of the player moving ``colour`` now (not on its side;
+    a shared colour such as classic-3's green always is), as the engine's search counts them."""
+    v = game.variant
+    me = v.sides[game.player_of_colour(colour)]
+    mask = 0
+    for j, q in enumerate(v.player_of):
+        if j != colour and (q == ROTATING or v.sides[q] != me):
+            mask |= 1 << j
+    return mask
+
+
+def make_corpus(variant: Variant, games: int, strategy: str, seed: int) -> Corpus:
+    """Self-play ``games`` games with ``strategy`` (an mcts spec, every player alike) and keep
+    every decision with more than one legal move: all moves' features and the move chosen."""
+    from solver.blokus.players import MctsPlayer
+
+    feats: list[np.ndarray] = []
+    chosen: list[int] = []
+    rows = [0]
+    for g_i in range(games):
+        game = Game(variant)
+        player = MctsPlayer(variant, strategy, seed=seed * 100_003 + g_i)
+        while not game.is_over:
+            k = game.to_play
+            move, _, _ = player.genmove(game)
+            codes = game.legal_codes(k)
+            if len(codes) > 1:
+                f = game.position.move_features(k, codes, opponents_mask(game, k))
+                feats.append(f.astype(np.int16))
+                chosen.append(int(np.flatnonzero(codes == move.code)[0]))
+                rows.append(rows[-1] + len(codes))
+            game.play(move)
+    return Corpus(np.concatenate(feats), np.array(rows, dtype=np.int64), np.array(chosen, dtype=np.int64))
+
+
+def merge(corpora: list[Corpus]) -> Corpus:
+    """One corpus of several."""
+    rows = [np.array([0], dtype=np.int64)]
+    base = 0
+    for c in corpora:
+        rows.append(c.rows[1:] + base)
+        base += c.rows[-1]
+    return Corpus(np.concatenate([c.features for c in corpora]), np.concatenate(rows),
+                  np.concatenate([c.chosen for c in corpora]))
+
+
+def _corpus_block(args: tuple[str, int, str, int]) -> Corpus:
+    variant, games, teacher, seed = args
+    from solver.blokus.variants import variant_by_name
+
+    return make_corpus(variant_by_name(variant), games, teacher, seed)
+
+
+def learn(variant: str, games: int, teacher: str, seed: int, workers: int = 1,
+          block: int = 10, l2: float = 1e-3) -> tuple[np.ndarray, dict[str, float]]:
+    """Play ``games`` teacher games (blocks of ``block`` games, block i seeded ``seed`` + i, so
+    the corpus does not depend on ``workers``), fit the weights; (weights, fit statistics)."""
+    from multiprocessing import get_context
+
+    jobs = [(variant, min(block, games - b), teacher, seed + i) for i, b in enumerate(range(0, games, block))]
+    if workers > 1:
+        with get_context("spawn").Pool(workers) as pool:
+            parts = pool.map(_corpus_block, jobs)
+    else:
+        parts = [_corpus_block(j) for j in jobs]
+    corpus = merge(parts)
+    w = fit(corpus, l2=l2)
+    n = np.diff(corpus.rows)
+    return w, {"decisions": len(corpus), "mean_moves": float(n.mean()),
+               "log_likelihood": log_likelihood(corpus, w)[0], "uniform_log_likelihood": float(-np.log(n).mean()),
+               "top1": top1(corpus, w)}
+
+
+def save_weights(fam: str, w: np.ndarray, about: str, path: Path = WEIGHTS_FILE) -> None:
+    """Replace one family's weights in the weights file (written atomically)."""
+    from solver.montecarlo.output import write_text_atomic
+
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["weights"][fam] = {name: round(float(x), 4) for name, x in zip(FEATURES, w, strict=True)}
+    data.setdefault("about", {})[fam] = about
+    write_text_atomic(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
+    load_weights.cache_clear()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m solver.blokus.evaluation VARIANT GAMES TEACHER SEED [WORKERS]``: fit the
+    weights of VARIANT's family to GAMES self-play games of TEACHER and save them."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    variant, games, teacher, seed = args[0], int(args[1]), args[2], int(args[3])
+    workers = int(args[4]) if len(args) > 4 else 1
+    from solver.blokus.variants import variant_by_name
+
+    fam = family(variant_by_name(variant))
+    w, stats = learn(variant, games, teacher, seed, workers)
+    for name, x in zip(FEATURES, w, strict=True):
+        print(f"{name:18s} {x:+.3f}")
+    print(json.dumps(stats))
+    save_weights(fam, w, f"fitted to {games} {variant} games of {teacher}, seed {seed}: "
+                         f"{stats['decisions']} decisions, top-1 {stats['top1']:.3f}")
+
+
+if __name__ == "__main__":
+    main()

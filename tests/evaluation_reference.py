@@ -1,0 +1,74 @@
+"""The learned evaluation's move features (docs/blokus.md, "Move evaluation"), recomputed cell by
+cell from the rules for any lattice: the caller gives the board's cells, edge and corner
+neighbours, and who covers what.  Slow and literal on purpose; the engine's bitboard version
+(``Position.move_features``) must agree with it on every legal move."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+Cell = tuple[int, int]
+
+
+class Board:
+    """A position as the features see it: ``occupied`` maps cells to colours, ``started[k]`` says
+    whether colour k has placed a piece, ``first_cells[k]`` are its start cells."""
+
+    def __init__(self, on_board: Callable[[Cell], bool], edge: Callable[[Cell], Iterable[Cell]],
+                 corner: Callable[[Cell], Iterable[Cell]], occupied: dict[Cell, int],
+                 started: list[bool], first_cells: list[Iterable[Cell]]) -> None:
+        self.on_board = on_board
+        self.edge = lambda c: [n for n in edge(c) if on_board(n)]
+        self.corner = lambda c: [n for n in corner(c) if on_board(n)]
+        self.occupied = occupied
+        self.started = started
+        self.first_cells = [set(map(tuple, f)) for f in first_cells]
+
+    def own(self, k: int) -> set[Cell]:
+        return {c for c, j in self.occupied.items() if j == k}
+
+    def blocked(self, k: int) -> set[Cell]:
+        """Cells colour k may not cover: occupied, or sharing an edge with colour k."""
+        return set(self.occupied) | {n for c in self.own(k) for n in self.edge(c)}
+
+    def corner_cells(self, k: int) -> set[Cell]:
+        """Cells where colour k's next piece may touch it (its start cells before its first move)."""
+        if self.started[k]:
+            near = {n for c in self.own(k) for n in self.corner(c)}
+        else:
+            near = {c for c in self.first_cells[k] if self.on_board(c)}
+        return near - self.blocked(k)
+
+
+def move_features(b: Board, colour: int, cells: Iterable[Cell], opponents: Iterable[int]) -> list[int]:
+    """``EVAL_FEATURES`` of colour ``colour`` covering ``cells`` (legal), against ``opponents``."""
+    cells = set(map(tuple, cells))
+    opponents = list(opponents)
+    f = [0] * 16
+    f[len(cells) - 1] = 1                                     # size1 .. size6
+    opp_corner: set[Cell] = set()
+    hot: set[Cell] = set()
+    for j in opponents:
+        cj, bj = b.corner_cells(j), b.blocked(j)
+        opp_corner |= cj
+        hot |= cj | {n for c in cj for n in b.edge(c) if n not in bj}
+    f[6] = len(cells & hot)                                   # hot
+    f[7] = len(cells & opp_corner)                            # taken
+    blocked, corner = b.blocked(colour), b.corner_cells(colour)
+    halo = {n for c in cells for n in b.edge(c)} - cells
+    f[8] = len(halo & corner)                                 # halo_own_attach
+    f[9] = len(halo - blocked - corner)                       # halo_open
+    f[10] = len(halo & blocked)                               # halo_closed
+    forbidden_after = blocked | cells | halo
+    diagonal = {n for c in cells for n in b.corner(c)} - forbidden_after
+    new = diagonal - corner
+
+    def open_sides(c: Cell) -> int:
+        return sum(1 for n in b.edge(c) if n not in blocked)
+
+    f[11] = len(new)                                          # new_attach
+    f[12] = sum(1 for c in new if open_sides(c) >= 2)         # new_attach_2
+    f[13] = sum(1 for c in new if open_sides(c) >= 3)         # new_attach_3
+    f[14] = sum(1 for c in new if open_sides(c) >= 4)         # new_attach_4
+    f[15] = len(diagonal & corner)                            # corner_own_attach
+    return f

@@ -1,0 +1,124 @@
+"""The learned move evaluation of ``mcts``: the engine's move features against the cell-by-cell
+reference (tests/evaluation_reference.py) on square and triangle boards, the search using them,
+and the fitting of their weights."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+from evaluation_reference import Board, move_features
+from trigon_reference import trigon_board
+
+from solver._ext import blokus as _ext
+from solver.blokus import evaluation
+from solver.blokus.game import Game
+from solver.blokus.players import _tables, parse_strategy
+from solver.blokus.variants import VARIANTS
+
+SQUARE_NB = (lambda c: [(c[0] - 1, c[1]), (c[0] + 1, c[1]), (c[0], c[1] - 1), (c[0], c[1] + 1)],
+             lambda c: [(c[0] + dx, c[1] + dy) for dx in (-1, 1) for dy in (-1, 1)])
+
+
+def reference_board(game: Game) -> Board:
+    v = game.variant
+    occupied = {cell: m.colour for m in game.setup + game.moves for cell in m.cells}
+    started = [any(m.colour == k for m in game.setup + game.moves) for k in range(v.n_colours)]
+    first = [v.first_cells(k) for k in range(v.n_colours)]
+    if v.geometry.piece_set == "trigon":
+        tb = trigon_board(v.geometry.size)
+        return Board(tb.on_board, tb.edge_neighbours, tb.corner_neighbours, occupied, started, first)
+    return Board(lambda c: 0 <= c[0] < v.width and 0 <= c[1] < v.height, *SQUARE_NB, occupied, started, first)
+
+
+def random_position(variant: str, seed: int) -> Game:
+    game, rnd = Game(variant), random.Random(seed)
+    for _ in range(rnd.randrange(0, 40)):
+        if game.is_over:
+            break
+        game.play(rnd.choice(game.legal_moves()))
+    return game
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_move_features_match_the_reference(variant):
+    checked = 0
+    for seed in range(4):
+        game = random_position(variant, seed)
+        if game.is_over:
+            continue
+        k = game.to_play
+        mask = evaluation.opponents_mask(game, k)
+        moves = game.legal_moves()
+        got = game.position.move_features(k, [m.code for m in moves], mask)
+        ref = reference_board(game)
+        opponents = [j for j in range(game.variant.n_colours) if mask >> j & 1]
+        for m, row in zip(moves, got, strict=True):
+            assert list(row) == move_features(ref, k, m.cells, opponents), (variant, seed, m)
+            checked += 1
+    assert checked > 100
+
+
+def test_feature_names_are_the_engines_and_the_weights_name_only_them():
+    assert evaluation.FEATURES == tuple(_ext.EVAL_FEATURES)
+    data = json.loads(evaluation.WEIGHTS_FILE.read_text())
+    assert set(data["weights"]) == {"duo", "classic", "trigon"}
+    for weights in data["weights"].values():
+        assert set(weights) <= set(evaluation.FEATURES)
+    for name, v in VARIANTS.items():
+        assert len(evaluation.weights_for(v)) == len(evaluation.FEATURES), name
+
+
+def test_illegal_codes_are_refused():
+    game = Game("duo")
+    with pytest.raises(ValueError):
+        game.position.move_features(0, [0], 2)
+
+
+def test_learned_search_with_the_simple_weights_plays_the_simple_search():
+    """In Duo (one opponent colour, so "taken" means the same in both) weights that spell out the
+    simple evaluation size + w_own x gained + w_taken x taken give the same search, move for move."""
+    weights = [0.0] * len(evaluation.FEATURES)
+    for size in range(1, 7):
+        weights[evaluation.FEATURES.index(f"size{size}")] = size
+    weights[evaluation.FEATURES.index("taken")] = 3
+    weights[evaluation.FEATURES.index("new_attach")] = 0.5
+    game = Game("duo")
+    v = game.variant
+    for ply in range(10):
+        k = game.to_play
+        simple = parse_strategy("mcts:200:w_own=0.5:w_taken=3").engine_tuple(v)
+        learned = parse_strategy("mcts:200:learned=1").engine_tuple(v)[:5] + (weights,)
+        a = _ext.choose(game.position, k, *_tables(v), [simple] * 2, ply)
+        b = _ext.choose(game.position, k, *_tables(v), [learned] * 2, ply)
+        assert a == b, ply
+        game.play(game.move_from_code(k, a))
+
+
+def test_fit_recovers_the_weights_that_made_the_choices():
+    """Choices drawn from softmax(features @ w) give back w (up to sampling noise)."""
+    rng = np.random.default_rng(5)
+    true = np.array([1.5, -1.0, 0.5])
+    feats, rows, chosen = [], [0], []
+    for _ in range(3000):
+        n = int(rng.integers(2, 30))
+        x = rng.integers(0, 5, size=(n, 3))
+        p = np.exp(x @ true)
+        p /= p.sum()
+        feats.append(x)
+        chosen.append(int(rng.choice(n, p=p)))
+        rows.append(rows[-1] + n)
+    corpus = evaluation.Corpus(np.concatenate(feats).astype(np.int16), np.array(rows), np.array(chosen))
+    w = evaluation.fit(corpus, l2=0.0)
+    assert np.allclose(w, true, atol=0.12), w
+    assert evaluation.log_likelihood(corpus, w)[0] > evaluation.log_likelihood(corpus, true * 0.5)[0]
+
+
+def test_corpus_from_self_play_and_merge():
+    c = evaluation.make_corpus(VARIANTS["duo"], 1, "mcts:30", seed=2)
+    assert len(c) > 20 and c.features.shape == (c.rows[-1], len(evaluation.FEATURES))
+    assert all(0 <= c.chosen[i] < c.rows[i + 1] - c.rows[i] for i in range(len(c)))
+    both = evaluation.merge([c, c])
+    assert len(both) == 2 * len(c) and both.rows[-1] == 2 * c.rows[-1]
