@@ -122,3 +122,27 @@ def test_corpus_from_self_play_and_merge():
     assert all(0 <= c.chosen[i] < c.rows[i + 1] - c.rows[i] for i in range(len(c)))
     both = evaluation.merge([c, c])
     assert len(both) == 2 * len(c) and both.rows[-1] == 2 * c.rows[-1]
+
+
+@pytest.mark.parametrize("variant,seed", [("duo", 3), ("classic-2", 4), ("trigon-2", 5)])
+def test_learned_search_orders_children_by_the_weighted_reference_features(variant, seed):
+    """With ``learned`` the root's children come best first by the family's weights times the
+    features the reference computes (keys are kept to 1/256, so near-ties may swap)."""
+    game = random_position(variant, seed)
+    k, v = game.to_play, game.variant
+    weights = np.array(evaluation.weights_for(v))
+    ref = reference_board(game)
+    mask = evaluation.opponents_mask(game, k)
+    opponents = [j for j in range(v.n_colours) if mask >> j & 1]
+
+    def value(move) -> float:
+        return float(weights @ np.array(move_features(ref, k, move.cells, opponents)))
+
+    best = max(value(m) for m in game.legal_moves())
+    strategy = parse_strategy("mcts:1:learned=1").engine_tuple(v)
+    searcher = _ext.Searcher(game.position, *_tables(v), [strategy] * v.n_players, game.player_of_colour(k))
+    children = searcher.search(game.position, 1, 1, 0.0)["children"]
+    values = [value(game.move_from_code(colour, code)) for colour, code, *_ in children]
+    assert len(values) >= 3
+    assert values[0] == pytest.approx(best, abs=1 / 128)
+    assert all(a >= b - 1 / 128 for a, b in zip(values, values[1:]))
