@@ -992,53 +992,73 @@ cdef inline uint64_t shift_cols(uint64_t v, int dx) noexcept nogil:
     return v >> dx if dx >= 0 else v << (-dx)
 
 
-cdef void neighbour_planes(const State* s, const uint64_t* src, uint64_t* out) noexcept nogil:
-    """``out[i * MAXROWS + y]`` bit x: the i-th edge neighbour of cell (x, y) is set in ``src``
-    (i < 4; a cell kind with fewer neighbours leaves the rest 0)."""
+cdef inline uint64_t row_at(const uint64_t* src, int y, int height, int dx, int dy) noexcept nogil:
+    """Bit x: cell (x + dx, y + dy) is set in ``src`` (0 off the board's rows)."""
+    cdef int yy = y + dy
+    if yy < 0 or yy >= height:
+        return 0
+    return shift_cols(src[yy], dx)
+
+
+cdef void neighbour_counts(const State* s, const uint64_t* src, uint64_t* ge1, uint64_t* ge2,
+                           uint64_t* ge3, uint64_t* ge4) noexcept nogil:
+    """Per row y, the cells with at least 1, 2, 3, 4 edge neighbours set in ``src`` (any output
+    may be NULL).  The neighbours are the lattice's, per cell kind (``nb_dx``/``nb_dy``)."""
     cdef const PieceTables* T = tables(s)
-    cdef int q, y, i, yy, kinds = 2 if T.parity_matters else 1
-    cdef uint64_t mask
-    memset(out, 0, 4 * MAXROWS * sizeof(uint64_t))
-    for q in range(kinds):
-        for y in range(s.height):
-            mask = 0xFFFFFFFFFFFFFFFF
-            if T.parity_matters:
-                # cells of kind q in row y: (x + y + board parity) % 2 == q
-                mask = EVEN_COLS if ((q + y + s.board_parity) & 1) == 0 else ~(<uint64_t>EVEN_COLS)
-            for i in range(T.nb_n[q]):
-                yy = y + T.nb_dy[q][i]
-                if 0 <= yy < s.height:
-                    out[i * MAXROWS + y] |= shift_cols(src[yy], T.nb_dx[q][i]) & mask
+    cdef int y, i, q, h = s.height, kinds = 2 if T.parity_matters else 1
+    cdef int n[2]
+    cdef int dx[2][4]
+    cdef int dy[2][4]
+    cdef uint64_t w[4]
+    cdef uint64_t m[2]
+    cdef uint64_t abo, aba, cdo, cda
+    for q in range(2):
+        n[q] = T.nb_n[q]
+        for i in range(4):
+            dx[q][i] = T.nb_dx[q][i] if i < n[q] else 0
+            dy[q][i] = T.nb_dy[q][i] if i < n[q] else 0
+    for y in range(h):
+        if kinds == 1:
+            for i in range(4):
+                w[i] = row_at(src, y, h, dx[0][i], dy[0][i]) if i < n[0] else 0
+        else:
+            # cells of kind q in row y: (x + y + board parity) % 2 == q
+            m[0] = EVEN_COLS if ((y + s.board_parity) & 1) == 0 else ~(<uint64_t>EVEN_COLS)
+            m[1] = ~m[0]
+            for i in range(4):
+                w[i] = 0
+                for q in range(2):
+                    if i < n[q]:
+                        w[i] |= row_at(src, y, h, dx[q][i], dy[q][i]) & m[q]
+        abo = w[0] | w[1]
+        aba = w[0] & w[1]
+        cdo = w[2] | w[3]
+        cda = w[2] & w[3]
+        if ge1 != NULL:
+            ge1[y] = abo | cdo
+        if ge2 != NULL:
+            ge2[y] = aba | cda | (abo & cdo)
+        if ge3 != NULL:
+            ge3[y] = (aba & cdo) | (cda & abo)
+        if ge4 != NULL:
+            ge4[y] = aba & cda
 
 
 cdef void eval_ctx_init(const State* s, int k, uint32_t others, EvalCtx* e) noexcept nogil:
     """The per-position planes ``move_features`` reads, for colour k against ``others``."""
-    cdef uint64_t p[4 * MAXROWS]
-    cdef uint64_t a, b, c, d, abo, aba, cdo, cda, dil
+    cdef uint64_t dil[MAXROWS]
     cdef int y, j
-    neighbour_planes(s, s.c[k].free, p)
+    neighbour_counts(s, s.c[k].free, NULL, e.ge2, e.ge3, e.ge4)
     for y in range(s.height):
-        a = p[y]
-        b = p[MAXROWS + y]
-        c = p[2 * MAXROWS + y]
-        d = p[3 * MAXROWS + y]
-        abo = a | b
-        aba = a & b
-        cdo = c | d
-        cda = c & d
-        e.ge2[y] = aba | cda | (abo & cdo)
-        e.ge3[y] = (aba & cdo) | (cda & abo)
-        e.ge4[y] = aba & cda
         e.hot[y] = 0
         e.opp_attach[y] = 0
     for j in range(s.n_colours):
         if not (others >> j) & 1:
             continue
-        neighbour_planes(s, s.c[j].attach, p)
+        neighbour_counts(s, s.c[j].attach, dil, NULL, NULL, NULL)
         for y in range(s.height):
-            dil = p[y] | p[MAXROWS + y] | p[2 * MAXROWS + y] | p[3 * MAXROWS + y]
             e.opp_attach[y] |= s.c[j].attach[y]
-            e.hot[y] |= s.c[j].attach[y] | (dil & s.c[j].free[y])
+            e.hot[y] |= s.c[j].attach[y] | (dil[y] & s.c[j].free[y])
 
 
 cdef void move_features(const State* s, int k, int code, const EvalCtx* e,
@@ -1631,8 +1651,8 @@ cdef int32_t best_root_child(Search* t) noexcept nogil:
 #: mcts parameter names in SearchParams order, with their defaults (the one table for C and Python)
 SEARCH_PARAMS = (
     ("explore", 0.1), ("prior_n", 2.0), ("prior_lo", 0.3), ("prior_hi", 0.6), ("rave_k", 3000.0),
-    ("score_weight", 0.15), ("score_scale", 10.0), ("widen_base", 3.0), ("widen", 2.0),
-    ("playout_k", 3.0), ("expand_after", 1.0), ("w_own", 0.1), ("w_taken", 3.0), ("learned", 0.0),
+    ("score_weight", 0.15), ("score_scale", 10.0), ("widen_base", 3.0), ("widen", 1.0),
+    ("playout_k", 3.0), ("expand_after", 1.0), ("w_own", 0.1), ("w_taken", 3.0), ("learned", 1.0),
 )
 
 

@@ -89,7 +89,7 @@ def test_learned_search_with_the_simple_weights_plays_the_simple_search():
     v = game.variant
     for ply in range(10):
         k = game.to_play
-        simple = parse_strategy("mcts:200:w_own=0.5:w_taken=3").engine_tuple(v)
+        simple = parse_strategy("mcts:200:learned=0:w_own=0.5:w_taken=3").engine_tuple(v)
         learned = parse_strategy("mcts:200:learned=1").engine_tuple(v)[:5] + (weights,)
         a = _ext.choose(game.position, k, *_tables(v), [simple] * 2, ply)
         b = _ext.choose(game.position, k, *_tables(v), [learned] * 2, ply)
