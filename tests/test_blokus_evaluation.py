@@ -145,4 +145,16 @@ def test_learned_search_orders_children_by_the_weighted_reference_features(varia
     values = [value(game.move_from_code(colour, code)) for colour, code, *_ in children]
     assert len(values) >= 3
     assert values[0] == pytest.approx(best, abs=1 / 128)
-    assert all(a >= b - 1 / 128 for a, b in zip(values, values[1:]))
+    assert all(a >= b - 1 / 128 for a, b in zip(values, values[1:], strict=False))
+
+
+def test_learning_command_dry_run_and_bad_arguments(capsys):
+    before = evaluation.WEIGHTS_FILE.read_text()
+    assert evaluation.main(["duo", "1", "mcts:20", "3", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert all(name in out for name in evaluation.FEATURES) and '"decisions"' in out
+    assert evaluation.WEIGHTS_FILE.read_text() == before
+    assert evaluation.main(["duo", "0", "mcts", "1"]) == 2
+    assert evaluation.main(["duo", "1", "greedy", "1"]) == 2
+    assert evaluation.main(["duo", "1", "mcts:5:zz=1", "1"]) == 2
+    assert "unknown mcts parameter" in capsys.readouterr().err

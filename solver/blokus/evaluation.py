@@ -9,7 +9,7 @@ own features and weights fitted here, to games our own search played with a larg
 (distillation: the fast evaluation learns what the slow search found).
 
 The weights live in ``evaluation_weights.json`` beside this module, one set per board family
-(``family``); ``fit`` and ``make_corpus`` rebuild them (``python -m solver.blokus.evaluation``).
+(``family``); ``learn`` rebuilds them (``python -m solver.blokus.evaluation``, see ``main``).
 """
 
 from __future__ import annotations
@@ -213,24 +213,43 @@ def save_weights(fam: str, w: np.ndarray, about: str, path: Path = WEIGHTS_FILE)
     load_weights.cache_clear()
 
 
-def main(argv: list[str] | None = None) -> None:
-    """``python -m solver.blokus.evaluation VARIANT GAMES TEACHER SEED [WORKERS]``: fit the
-    weights of VARIANT's family to GAMES self-play games of TEACHER and save them."""
+def main(argv: list[str] | None = None) -> int:
+    """``python -m solver.blokus.evaluation VARIANT GAMES TEACHER SEED [--workers N] [--dry-run]``:
+    fit the weights of VARIANT's family to GAMES self-play games of TEACHER (an mcts spec) and
+    save them (``--dry-run``: print only).  Bad arguments give one line and exit status 2."""
+    import argparse
     import sys
 
-    args = sys.argv[1:] if argv is None else argv
-    variant, games, teacher, seed = args[0], int(args[1]), args[2], int(args[3])
-    workers = int(args[4]) if len(args) > 4 else 1
-    from solver.blokus.variants import variant_by_name
+    from solver.blokus.players import parse_strategy
+    from solver.blokus.variants import VARIANTS, variant_by_name
+    from solver.errors import SolverError
 
-    fam = family(variant_by_name(variant))
-    w, stats = learn(variant, games, teacher, seed, workers)
+    ap = argparse.ArgumentParser(prog="python -m solver.blokus.evaluation", description=main.__doc__)
+    ap.add_argument("variant", choices=sorted(VARIANTS))
+    ap.add_argument("games", type=int)
+    ap.add_argument("teacher")
+    ap.add_argument("seed", type=int)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--dry-run", action="store_true")
+    args = ap.parse_args(argv)
+    try:
+        if not 1 <= args.games <= 100_000 or not 1 <= args.workers <= 64 or args.seed < 0:
+            raise SolverError("games must be 1..100000, workers 1..64, seed >= 0")
+        if parse_strategy(args.teacher).name != "mcts":
+            raise SolverError(f"the teacher must be an mcts spec, not {args.teacher!r}")
+    except SolverError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    fam = family(variant_by_name(args.variant))
+    w, stats = learn(args.variant, args.games, args.teacher, args.seed, args.workers)
     for name, x in zip(FEATURES, w, strict=True):
         print(f"{name:18s} {x:+.3f}")
     print(json.dumps(stats))
-    save_weights(fam, w, f"fitted to {games} {variant} games of {teacher}, seed {seed}: "
-                         f"{stats['decisions']} decisions, top-1 {stats['top1']:.3f}")
+    if not args.dry_run:
+        save_weights(fam, w, f"fitted to {args.games} {args.variant} self-play games of {args.teacher}, "
+                             f"seed {args.seed}: {stats['decisions']} decisions, top-1 {stats['top1']:.3f}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
