@@ -82,7 +82,7 @@ def test_strategy_specs():
         assert lo <= default <= hi
         assert parse_strategy(f"mcts:10:{key}={hi}").params == ((key, float(hi)),)
     for bad in ["mcts:x", "mcts:5:nope=1", "mcts:5:explore=-1", "mcts:5:explore=nan", "mcts:99999999999",
-                "greedy:1", "mc:1", "bogus"]:
+                "greedy:1", "mc:1", "bogus", "mcts:5:learned=0.5", "mcts:5:playout_k=2.5", "mcts:5:learned=2"]:
         with pytest.raises(SolverError):
             parse_strategy(bad)
 

@@ -151,6 +151,8 @@ def parse_strategy(text: str) -> Strategy:
             v = float("nan")
         if not lo <= v <= hi:
             raise SolverError(f"mcts parameter {key} must be a number from {_num(lo)} to {_num(hi)}: {value!r}")
+        if isinstance(lo, int) and not v.is_integer():   # integer bounds: a whole number (a count, a switch)
+            raise SolverError(f"mcts parameter {key} must be a whole number from {lo} to {hi}: {value!r}")
         params[key] = v
     return Strategy("mcts", 0, playouts, 0.0, tuple(params.items()))
 
