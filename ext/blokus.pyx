@@ -961,7 +961,7 @@ cdef void move_terms(const State* s, int k, int code, uint32_t others, int64_t* 
 # halo and its new corners sit among the colours' bitboards.  The search weighs them with a
 # weight per feature that ``solver/blokus/evaluation.py`` fits to the moves of strong searches
 # (a log-linear move model, as Pentobi's prior knowledge is).  Every feature is a count that
-# follows from the rules alone; ``tests/blokus_reference.py`` recomputes them cell by cell.
+# follows from the rules alone; ``tests/evaluation_reference.py`` recomputes them cell by cell.
 
 #: names of the evaluation features, in the order of ``move_features``' output (the one table)
 EVAL_FEATURES = (
@@ -1228,9 +1228,9 @@ def random_playouts(Position start, uint64_t seed, int n_games) -> tuple:
 # UCT on the C playouts, with prior knowledge and shared statistics:
 #
 # * each child starts with ``prior_n`` virtual visits at a value taken from a fast one-ply
-#   evaluation (``search_key``: piece size + 0.1 x own corners gained + 3 x opponents' corners
-#   taken — blocking weighs most), so the search tries the moves a good player would look at
-#   first (progressive bias);
+#   evaluation (``search_key``: the learned weights times the move's ``EVAL_FEATURES``, or with
+#   ``learned`` = 0 piece size + 0.1 x own corners gained + 3 x opponents' corners taken), so
+#   the search tries the moves a good player would look at first (progressive bias);
 # * a node looks only at its best children by that evaluation, more of them as its visit count
 #   grows (progressive widening), and keeps at most ``MAXCHILD`` of them;
 # * RAVE (all-moves-as-first): a move's value is blended with the results of every simulation in
@@ -1378,7 +1378,7 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, int32_t ni
                 int want, Rng* rng) noexcept nogil:
     """Give node ``ni`` (position ``s``, ``to_play`` already past the passes) room for ``want``
     children: the node's current children keep their statistics, the best further moves by
-    ``greedy_key`` are added with prior values, all in a new contiguous block (children are
+    ``search_key`` are added with prior values, all in a new contiguous block (children are
     added lazily as progressive widening needs them, so most nodes hold only a few).
     Returns 0 if the pool is full (the node keeps what it has)."""
     cdef int k = s.to_play
