@@ -229,6 +229,8 @@ cdef struct State:
     int32_t n_out
     int32_t rot_count      # placements by the rotating colour (classic-3's green)
     int32_t n_placed
+    int32_t recent_colour[3]   # the last three placements (slot n % 3 holds the n-th), for the
+    int32_t recent_code[3]     # playouts' local replies (``local_pick``)
     # scan constants of the board (set once by state_init)
     int32_t per            # board rows packed into one 64-bit word
     uint64_t valid[MAXW + 1]   # valid[w]: anchor columns c <= width - w of each packed row
@@ -486,6 +488,8 @@ cdef void play(State* s, int k, int code) noexcept nogil:
     cs.placed += 1
     cs.squares_left -= T.o_ncells[o]
     cs.last_piece = T.o_piece[o]
+    s.recent_colour[s.n_placed % 3] = k
+    s.recent_code[s.n_placed % 3] = code
     s.n_placed += 1
 
 
@@ -641,15 +645,62 @@ cdef class Position:
             cfree(buf)
         return out
 
+    def local_scores(self, int colour, codes, uint32_t others) -> np.ndarray:
+        """The playouts' ``local_score`` (int32 array) of ``colour``'s legal placements
+        ``codes`` against the colours in bit mask ``others``."""
+        self._check_colour(colour)
+        cdef int32_t[::1] cv = self._legal_codes(colour, codes)
+        cdef int n = cv.shape[0], i, lo, hi, found
+        cdef uint64_t loc[MAXROWS]
+        cdef uint64_t mine[MAXROWS]
+        found = local_planes(&self.s, colour, others, loc, mine, &lo, &hi)
+        out = np.zeros(n, dtype=np.int32)
+        for i in range(n):
+            out[i] = local_score(&self.s, cv[i], loc, mine, lo, hi) if found else 0
+        return out
+
+    def local_pick(self, int colour, uint32_t others, int base, uint64_t seed) -> int:
+        """The code the ``local`` playout policy (weight ``base`` ** size among equals) plays for
+        ``colour`` here with generator seed ``seed``; -1 if it has no move."""
+        self._check_colour(colour)
+        cdef move_t* buf = <move_t*>malloc(MAXLIST * sizeof(move_t))
+        cdef Rng rng
+        cdef int n, code = -1
+        try:
+            n = gen_moves(&self.s, colour, buf)
+            if n > 0:
+                rng_seed(&rng, seed)
+                code = buf[local_pick(&self.s, colour, others, base, buf, n, &rng)]
+        finally:
+            cfree(buf)
+        return code
+
+    def opening_min_size(self, int colour) -> int:
+        """Smallest piece the playouts consider for ``colour`` here (``opening_min_size``)."""
+        self._check_colour(colour)
+        cdef move_t* buf = <move_t*>malloc(MAXLIST * sizeof(move_t))
+        cdef int n, size
+        try:
+            n = gen_moves(&self.s, colour, buf)
+            size = opening_min_size(&self.s, buf, n)
+        finally:
+            cfree(buf)
+        return size
+
+    def _legal_codes(self, int colour, codes):
+        cdef int32_t[::1] cv = np.ascontiguousarray(codes, dtype=np.int32)
+        cdef int i
+        for i in range(cv.shape[0]):
+            if not 0 <= cv[i] < code_space(&self.s) or not is_legal(&self.s, colour, cv[i]):
+                raise ValueError(f"code {cv[i]} is not a legal move of colour {colour}")
+        return cv
+
     def move_features(self, int colour, codes, uint32_t others) -> np.ndarray:
         """The ``EVAL_FEATURES`` counts (int32 array, one row per code) of ``colour``'s legal
         placements ``codes``, against the colours in bit mask ``others``."""
         self._check_colour(colour)
-        cdef int32_t[::1] cv = np.ascontiguousarray(codes, dtype=np.int32)
+        cdef int32_t[::1] cv = self._legal_codes(colour, codes)
         cdef int n = cv.shape[0], i
-        for i in range(n):
-            if not 0 <= cv[i] < code_space(&self.s) or not is_legal(&self.s, colour, cv[i]):
-                raise ValueError(f"code {cv[i]} is not a legal move of colour {colour}")
         out = np.zeros((n, NFEAT), dtype=np.int32)
         cdef int32_t[:, ::1] ov = out
         cdef EvalCtx e
@@ -860,6 +911,8 @@ cdef struct SearchParams:
     double w_own          # a move's evaluation: size + w_own x own attach cells gained
     double w_taken        #   + w_taken x opponents' attach cells taken (both 0: greedy's order)
     int32_t learned       # 1: evaluate moves by the weights ``ew`` of EVAL_FEATURES instead
+    int32_t local         # > 0: playouts answer the opponents' last moves (``local_pick``),
+                          #   choosing among equals by local ** piece size; 0: ``playout_k``
     double ew[NFEAT]
 
 
@@ -1000,10 +1053,17 @@ cdef inline uint64_t row_at(const uint64_t* src, int y, int height, int dx, int 
     return shift_cols(src[yy], dx)
 
 
-cdef void neighbour_counts(const State* s, const uint64_t* src, uint64_t* ge1, uint64_t* ge2,
-                           uint64_t* ge3, uint64_t* ge4) noexcept nogil:
+cdef inline void neighbour_counts(const State* s, const uint64_t* src, uint64_t* ge1, uint64_t* ge2,
+                                  uint64_t* ge3, uint64_t* ge4) noexcept nogil:
     """Per row y, the cells with at least 1, 2, 3, 4 edge neighbours set in ``src`` (any output
     may be NULL).  The neighbours are the lattice's, per cell kind (``nb_dx``/``nb_dy``)."""
+    neighbour_counts_rows(s, src, ge1, ge2, ge3, ge4, 0, s.height)
+
+
+cdef void neighbour_counts_rows(const State* s, const uint64_t* src, uint64_t* ge1, uint64_t* ge2,
+                                uint64_t* ge3, uint64_t* ge4, int y0, int y1) noexcept nogil:
+    """``neighbour_counts`` for the rows y0 <= y < y1 only (the other output rows are left
+    as they are)."""
     cdef const PieceTables* T = tables(s)
     cdef int y, i, q, h = s.height, kinds = 2 if T.parity_matters else 1
     cdef int n[2]
@@ -1017,7 +1077,11 @@ cdef void neighbour_counts(const State* s, const uint64_t* src, uint64_t* ge1, u
         for i in range(4):
             dx[q][i] = T.nb_dx[q][i] if i < n[q] else 0
             dy[q][i] = T.nb_dy[q][i] if i < n[q] else 0
-    for y in range(h):
+    if y0 < 0:
+        y0 = 0
+    if y1 > h:
+        y1 = h
+    for y in range(y0, y1):
         if kinds == 1:
             for i in range(4):
                 w[i] = row_at(src, y, h, dx[0][i], dy[0][i]) if i < n[0] else 0
@@ -1236,8 +1300,9 @@ def random_playouts(Position start, uint64_t seed, int n_games) -> tuple:
 # * RAVE (all-moves-as-first): a move's value is blended with the results of every simulation in
 #   which the same colour played the same placement later on, which shares statistics between
 #   siblings and across the tree while a node has few visits;
-# * playouts are biased: each ply draws ``playout_k`` legal moves and plays the best by
-#   ``search_key``, instead of one uniformly;
+# * playouts answer the opponents: each ply plays a move covering the most cells where the
+#   opponents' last placements let them grow (``local_pick``, with ``local`` > 0, the default),
+#   or else draws ``playout_k`` legal moves and plays the best by ``search_key``;
 # * a simulation's value for each side is its win share blended with its score margin
 #   (``score_weight``), so the search keeps maximising the margin when every line wins or loses.
 
@@ -1514,12 +1579,127 @@ cdef inline int64_t search_key(const SearchParams* sp, const State* s, int k, in
     return <int64_t>(256 * (t[0] + sp.w_own * t[1] + sp.w_taken * t[2]))
 
 
+cdef int local_planes(const State* s, int k, uint32_t others, uint64_t* loc, uint64_t* mine,
+                      int* lo, int* hi) noexcept nogil:
+    """The playouts' *local* cells for colour k: the corner cells that the opponents' (bit mask
+    ``others``) placements among the last three opened for them, still free for that colour,
+    and their edge neighbours free for it: where the opponent grows next.  ``loc`` gets them,
+    ``mine`` those that are also k's attach cells, both for every row; rows ``lo`` .. ``hi``
+    hold all of them.  Returns 0 if there are none."""
+    cdef const PieceTables* T = tables(s)
+    cdef uint64_t opened[MAXROWS]
+    cdef uint64_t dil[MAXROWS]
+    cdef int t, slot, c, o, r, col, i, row, y, y0, y1, found = 0
+    lo[0] = MAXROWS
+    hi[0] = -1
+    for y in range(s.height):
+        loc[y] = 0
+        mine[y] = 0
+        opened[y] = 0
+    for t in range(3 if s.n_placed >= 3 else s.n_placed):
+        slot = (s.n_placed - 1 - t) % 3
+        c = s.recent_colour[slot]
+        if not (others >> c) & 1:
+            continue
+        decode(s, s.recent_code[slot], &o, &r, &col)
+        # the opened cells lie in rows r - 1 .. r + h, their neighbours one row further out
+        y0 = r - 2 if r >= 2 else 0
+        y1 = r + T.o_h[o] + 2 if r + T.o_h[o] + 2 <= s.height else s.height
+        for i in range(T.o_h[o] + 2):
+            row = r - 1 + i
+            if 0 <= row < s.height:
+                opened[row] = shifted(T.o_diag[o][i], col) & s.c[c].free[row]
+        neighbour_counts_rows(s, opened, dil, NULL, NULL, NULL, y0, y1)
+        for y in range(y0, y1):
+            loc[y] |= (opened[y] | dil[y]) & s.c[c].free[y]
+            if loc[y]:
+                found = 1
+                lo[0] = y if y < lo[0] else lo[0]
+                hi[0] = y if y > hi[0] else hi[0]
+            opened[y] = 0
+    for y in range(s.height):
+        mine[y] = loc[y] & s.c[k].attach[y]
+    return found
+
+
+cdef inline int local_score(const State* s, int code, const uint64_t* loc, const uint64_t* mine,
+                            int lo, int hi) noexcept nogil:
+    """Local cells the placement ``code`` covers, those that are also the mover's attach cells
+    counted twice (``local_planes``)."""
+    cdef const PieceTables* T = tables(s)
+    cdef int hw = s.height * s.width
+    cdef int o = code // hw
+    cdef int r = (code - o * hw) // s.width
+    cdef int h = T.o_h[o], col, row, score = 0
+    cdef uint64_t m
+    if r > hi or r + h <= lo:
+        return 0
+    col = code - o * hw - r * s.width
+    for row in range(h):
+        m = T.o_rows[o][row] << col
+        score += popcount64(m & loc[r + row]) + popcount64(m & mine[r + row])
+    return score
+
+
+cdef int opening_min_size(const State* s, const move_t* moves, int n) noexcept nogil:
+    """Smallest piece the playouts consider: in the first 2, 3, 5 rounds of placements only
+    pieces at most 0, 1, 2 cells smaller than the set's largest, as long as one of them can be
+    placed (else any): the big pieces are the ones that are hard to place later."""
+    cdef const PieceTables* T = tables(s)
+    cdef int hw = s.height * s.width, i, largest = 0, biggest = 0, nc = s.n_colours, min_size
+    if s.n_placed >= 5 * nc:
+        return 1
+    for i in range(T.n_pieces):
+        if T.p_size[i] > largest:
+            largest = T.p_size[i]
+    min_size = largest if s.n_placed < 2 * nc else largest - 1 if s.n_placed < 3 * nc else largest - 2
+    for i in range(n):
+        if T.o_ncells[moves[i] // hw] > biggest:
+            biggest = T.o_ncells[moves[i] // hw]
+    return min_size if biggest >= min_size else 1
+
+
+cdef int local_pick(const State* s, int k, uint32_t others, int base, const move_t* moves, int n,
+                    Rng* rng) noexcept nogil:
+    """Index of a playout move that answers the opponents' recent moves: one of the highest
+    ``local_score`` among the pieces ``opening_min_size`` allows, drawn with weight
+    ``base`` ** piece size, so big pieces come first among equals."""
+    cdef const PieceTables* T = tables(s)
+    cdef uint64_t loc[MAXROWS]
+    cdef uint64_t mine[MAXROWS]
+    cdef int hw = s.height * s.width
+    cdef int lo, hi, i, t, sz, score, best_score = -1, best = 0
+    cdef int any_local = local_planes(s, k, others, loc, mine, &lo, &hi)
+    cdef int min_size = opening_min_size(s, moves, n)
+    cdef uint64_t w, total = 0
+    for i in range(n):
+        sz = T.o_ncells[moves[i] // hw]
+        if sz < min_size:
+            continue
+        score = local_score(s, moves[i], loc, mine, lo, hi) if any_local else 0
+        if score < best_score:
+            continue
+        w = 1
+        for t in range(sz):
+            w *= <uint64_t>base
+        if score > best_score:
+            best_score = score
+            total = 0
+        total += w
+        if rng_next(rng) % total < w:
+            best = i
+    return best
+
+
 cdef int playout_pick(const Config* cfg, const SearchParams* sp, const State* s, int k,
                       move_t* moves, int n, Rng* rng) noexcept nogil:
-    """Index of the playout move: the best by search_key of ``playout_k`` random draws."""
+    """Index of the playout move: with ``local`` the answer to the opponents' last moves
+    (``local_pick``), else the best by search_key of ``playout_k`` random draws."""
     cdef int i, j, best
     cdef int64_t key, best_key
     cdef uint32_t others
+    if sp.local > 0:
+        return local_pick(s, k, opponents(cfg, s, k), sp.local, moves, n, rng)
     best = rng_below(rng, <uint32_t>n)
     if sp.playout_k <= 1 or n == 1:
         return best
@@ -1651,15 +1831,16 @@ cdef int32_t best_root_child(Search* t) noexcept nogil:
 #: mcts parameter names in SearchParams order, with their defaults (the one table for C and Python)
 SEARCH_PARAMS = (
     ("explore", 0.1), ("prior_n", 2.0), ("prior_lo", 0.3), ("prior_hi", 0.6), ("rave_k", 3000.0),
-    ("score_weight", 0.15), ("score_scale", 10.0), ("widen_base", 3.0), ("widen", 1.0),
+    ("score_weight", 0.3), ("score_scale", 10.0), ("widen_base", 3.0), ("widen", 1.0),
     ("playout_k", 3.0), ("expand_after", 1.0), ("w_own", 0.1), ("w_taken", 3.0), ("learned", 1.0),
+    ("local", 3.0),
 )
 
 
 cdef void params_from(SearchParams* sp, values, weights) except *:
     """Search parameters (``SEARCH_PARAMS`` order) and the evaluation weights (``EVAL_FEATURES``
     order; needed only with ``learned`` = 1)."""
-    cdef double v[14]
+    cdef double v[15]
     if len(values) != len(SEARCH_PARAMS):
         raise ValueError(f"{len(SEARCH_PARAMS)} search parameters expected")
     for i in range(len(SEARCH_PARAMS)):
@@ -1671,6 +1852,7 @@ cdef void params_from(SearchParams* sp, values, weights) except *:
     sp.w_own = v[11]
     sp.w_taken = v[12]
     sp.learned = <int32_t>v[13]
+    sp.local = <int32_t>v[14]
     if sp.learned:
         if weights is None or len(weights) != NFEAT:
             raise ValueError(f"learned evaluation: {NFEAT} weights expected")

@@ -72,3 +72,35 @@ def move_features(b: Board, colour: int, cells: Iterable[Cell], opponents: Itera
     f[14] = sum(1 for c in new if open_sides(c) >= 4)         # new_attach_4
     f[15] = len(diagonal & corner)                            # corner_own_attach
     return f
+
+
+def local_cells(b: Board, recent: Iterable[tuple[int, Iterable[Cell]]], opponents: Iterable[int]) -> set[Cell]:
+    """The playouts' local cells: for each of the ``recent`` placements (colour, cells) made by
+    an opponent, the cells touching it only at a corner that its colour may still cover, and
+    their edge neighbours that colour may cover (where that opponent grows next)."""
+    opponents = set(opponents)
+    out: set[Cell] = set()
+    for colour, cells in recent:
+        if colour not in opponents:
+            continue
+        cells = set(map(tuple, cells))
+        blocked = b.blocked(colour)
+        opened = {n for c in cells for n in b.corner(c)} - blocked
+        out |= opened | ({n for c in opened for n in b.edge(c)} - blocked)
+    return out
+
+
+def local_score(b: Board, colour: int, cells: Iterable[Cell], local: set[Cell]) -> int:
+    """Local cells covered, each counted twice if colour may also attach there."""
+    cells = set(map(tuple, cells))
+    return len(cells & local) + len(cells & local & b.corner_cells(colour))
+
+
+def opening_min_size(placements: int, colours: int, largest: int, sizes: Iterable[int]) -> int:
+    """Smallest piece the playouts consider: in the first 2, 3, 5 rounds only pieces at most 0, 1,
+    2 cells smaller than the largest of the set (``largest``), if any legal move has one
+    (``sizes``: the legal moves' piece sizes)."""
+    if placements >= 5 * colours:
+        return 1
+    want = largest - (0 if placements < 2 * colours else 1 if placements < 3 * colours else 2)
+    return want if max(sizes, default=0) >= want else 1

@@ -43,6 +43,7 @@ SEARCH_LIMITS: dict[str, tuple[float, float]] = {
     "rave_k": (1.0, 1e9), "score_weight": (0.0, 1.0), "score_scale": (0.1, 1000.0),
     "widen_base": (1.0, 1000.0), "widen": (0.0, 1000.0), "playout_k": (1, 64), "expand_after": (0, 1000),
     "w_own": (0.0, 100.0), "w_taken": (0.0, 100.0), "learned": (0, 1),
+    "local": (0, 10),
 }
 MC_DEFAULT = (8, 16)
 MCTS_DEFAULT_PLAYOUTS = 1000

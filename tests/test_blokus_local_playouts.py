@@ -1,0 +1,105 @@
+"""The ``local`` playout policy of ``mcts`` (answer the opponents' last placements): the engine's
+local scores and opening piece filter against the cell-by-cell reference
+(tests/evaluation_reference.py) on square and triangle boards, and the move it picks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from evaluation_reference import local_cells, local_score, opening_min_size
+from test_blokus_evaluation import random_position, reference_board
+
+from solver.blokus import evaluation
+from solver.blokus.game import Game
+from solver.blokus.players import choose_move, parse_strategy
+from solver.blokus.variants import VARIANTS
+from solver.errors import SolverError
+
+
+def recent_placements(game: Game) -> list[tuple[int, tuple]]:
+    """The last three placements of the record (setup pieces count), oldest first."""
+    return [(m.colour, m.cells) for m in (game.setup + game.moves)[-3:]]
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_local_scores_match_the_reference(variant):
+    checked = nonzero = 0
+    for seed in range(6):
+        game = random_position(variant, 100 + seed)
+        if game.is_over:
+            continue
+        k = game.to_play
+        mask = evaluation.opponents_mask(game, k)
+        opponents = [j for j in range(game.variant.n_colours) if mask >> j & 1]
+        ref = reference_board(game)
+        local = local_cells(ref, recent_placements(game), opponents)
+        moves = game.legal_moves()
+        got = game.position.local_scores(k, [m.code for m in moves], mask)
+        for m, score in zip(moves, got, strict=True):
+            assert score == local_score(ref, k, m.cells, local), (variant, seed, m)
+            checked += 1
+            nonzero += score > 0
+    assert checked > 100 and nonzero > 10
+
+
+@pytest.mark.parametrize("variant", ["duo", "classic", "classic-3", "trigon-2"])
+def test_the_local_pick_is_a_best_scoring_move_of_an_allowed_size(variant):
+    pieces_seen = set()
+    for seed in range(12):
+        game = Game(variant)
+        rnd = random.Random(seed)
+        for _ in range(rnd.randrange(0, 25)):
+            if game.is_over:
+                break
+            game.play(rnd.choice(game.legal_moves()))
+        if game.is_over:
+            continue
+        k, v = game.to_play, game.variant
+        moves = game.legal_moves()
+        if not moves:
+            continue
+        mask = evaluation.opponents_mask(game, k)
+        opponents = [j for j in range(v.n_colours) if mask >> j & 1]
+        ref = reference_board(game)
+        local = local_cells(ref, recent_placements(game), opponents)
+        placements = len(game.setup) + len(game.moves)
+        largest = max(p.size for p in game.pieces.pieces)
+        min_size = opening_min_size(placements, v.n_colours, largest, (len(m.cells) for m in moves))
+        assert game.position.opening_min_size(k) == min_size
+        allowed = [m for m in moves if len(m.cells) >= min_size]
+        best = max(local_score(ref, k, m.cells, local) for m in allowed)
+        for pick_seed in range(5):
+            code = game.position.local_pick(k, mask, 3, pick_seed)
+            move = game.move_from_code(k, code)
+            assert len(move.cells) >= min_size
+            assert local_score(ref, k, move.cells, local) == best
+            pieces_seen.add(move.piece)
+    assert len(pieces_seen) > 3          # a draw among equals, not one fixed move
+
+
+def test_the_local_pick_prefers_big_pieces_among_equals():
+    # the first move of Duo: no local cells, every legal move scores 0; pentominoes only
+    game = Game("duo")
+    sizes = [len(game.move_from_code(0, game.position.local_pick(0, 2, 10, s)).cells) for s in range(50)]
+    assert game.position.opening_min_size(0) == 5 and set(sizes) == {5}
+    # later, with base 10, a 5-cell piece is ten times as likely as a 4-cell one of equal score
+    rnd = random.Random(3)
+    for _ in range(14):
+        game.play(rnd.choice(game.legal_moves()))
+    assert game.position.opening_min_size(game.to_play) == 1
+    k = game.to_play
+    picks = [game.move_from_code(k, game.position.local_pick(k, evaluation.opponents_mask(game, k), 10, s))
+             for s in range(300)]
+    assert sum(len(m.cells) == 5 for m in picks) > 200
+
+
+def test_the_local_policy_is_an_mcts_parameter():
+    game = Game("duo")
+    assert parse_strategy("mcts:50:local=3").label == "mcts:50:local=3"
+    a = choose_move(game, "mcts:300:local=3", seed=5)
+    assert a == choose_move(game, "mcts:300:local=3", seed=5)
+    with pytest.raises(SolverError):
+        parse_strategy("mcts:50:local=2.5")
+    with pytest.raises(SolverError):
+        parse_strategy("mcts:50:local=11")
