@@ -663,6 +663,8 @@ cdef class Position:
         """The code the ``local`` playout policy (weight ``base`` ** size among equals) plays for
         ``colour`` here with generator seed ``seed``; -1 if it has no move."""
         self._check_colour(colour)
+        if not 1 <= base <= 10:
+            raise ValueError("base must be from 1 to 10 (the mcts parameter local)")
         cdef move_t* buf = <move_t*>malloc(MAXLIST * sizeof(move_t))
         cdef Rng rng
         cdef int n, code = -1

@@ -103,3 +103,5 @@ def test_the_local_policy_is_an_mcts_parameter():
         parse_strategy("mcts:50:local=2.5")
     with pytest.raises(SolverError):
         parse_strategy("mcts:50:local=11")
+    with pytest.raises(ValueError):
+        game.position.local_pick(0, 2, 0, 1)
