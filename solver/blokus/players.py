@@ -10,8 +10,9 @@ Strategy specs (one per seat in ``--strategy``):
 * ``greedy`` -- largest piece, then most new own corners, then most opponents' corners taken;
 * ``mc`` / ``mc:C:P`` -- flat Monte Carlo: C greedy-best candidates, P playouts each;
 * ``mcts`` / ``mcts:PLAYOUTS`` / ``mcts:PLAYOUTS:key=value:...`` -- Monte Carlo tree search with
-  priors, progressive widening, RAVE and biased playouts, all ordered by the learned move
-  evaluation (``solver.blokus.evaluation``; see ``SEARCH_PARAMS`` for the keys);
+  priors and progressive widening ordered by the learned move evaluation
+  (``solver.blokus.evaluation``), RAVE, and playouts that answer the opponents' last moves
+  (see ``SEARCH_PARAMS`` for the keys);
   ``mcts:0`` with a time budget (``seconds``) searches for that long instead.
 
 >>> parse_strategy("mcts:500:explore=0.2").label
