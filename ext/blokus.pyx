@@ -27,7 +27,7 @@ move is the integer ``code = (o * height + r) * width + c`` (``move_t``, 32 bits
 155 orientations on a 35 x 18 frame).
 """
 
-from libc.stdint cimport uint64_t, uint32_t, int32_t, int64_t, int16_t, int8_t
+from libc.stdint cimport uint64_t, uint32_t, int32_t, int64_t, int16_t, int8_t, uint8_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free as cfree
 from cpython.exc cimport PyErr_Clear
@@ -268,9 +268,13 @@ cdef inline int opp_clear(const State* s, int k, int o, int r, int c) noexcept n
     return 1
 
 
-cdef int scan(const State* s, int k, move_t* out, int stop_at_first) noexcept nogil:
+cdef int scan(const State* s, int k, move_t* out, int stop_at_first, uint32_t pieces=0xFFFFFFFF,
+              const uint64_t* only=NULL) noexcept nogil:
     """Legal placements of colour k written to ``out`` (their number); with ``stop_at_first``
-    only whether there is one (0 or 1, nothing written).
+    only whether there is one (0 or 1, nothing written).  Only pieces in the bit mask ``pieces``
+    are tried, and with ``only`` (a cell mask per board row) only placements covering one of
+    its cells are listed: the playouts ask for the moves near the opponents' last moves this
+    way, which is much cheaper than listing all moves and filtering them.
 
     Rows are packed ``per`` to a 64-bit word with stride ``width`` (3 rows of 20, 4 of 14), so
     one shift-and-AND tests ``per`` anchor rows at once; a bit's position in the word is then
@@ -291,12 +295,13 @@ cdef int scan(const State* s, int k, move_t* out, int stop_at_first) noexcept no
     cdef uint64_t a, x, vm0, vm1
     cdef uint64_t fp[MAXPAT * MAXROWS]
     cdef uint64_t ap[MAXPAT * MAXROWS]
+    cdef uint64_t lp[MAXPAT * MAXROWS]
     cdef uint64_t* fq
     cdef uint64_t* aq
     cdef const uint64_t* fpar
     cdef const uint64_t* apar
     cdef uint32_t rm[MAXH + 1]
-    cdef uint32_t rows, left, group
+    cdef uint32_t rows, left, group, lr = 0, lm
     cdef move_t* w = out
     cdef int nb
     cdef int checks_opp = s.corners_only
@@ -306,10 +311,21 @@ cdef int scan(const State* s, int k, move_t* out, int stop_at_first) noexcept no
             ar |= (<uint32_t>1) << r
     if ar == 0:
         return 0
+    if only != NULL:
+        for r in range(H):
+            if only[r]:
+                lr |= (<uint32_t>1) << r
+        if lr == 0:
+            return 0
     rm[0] = 0
     rm[1] = ar
     for h in range(2, MAXH + 1):
         rm[h] = rm[h - 1] | (ar >> (h - 1))
+    if only != NULL:   # anchor rows whose piece also reaches a row of ``only``
+        lm = lr
+        for h in range(1, MAXH + 1):
+            rm[h] &= lm
+            lm |= lr >> h
     for h in range(1, MAXH + 1):
         rm[h] &= ((<uint32_t>1) << (H - h + 1)) - 1 if H >= h else 0
     # packed rows, then each row shape from its parent shape (one shift and AND/OR per row)
@@ -331,8 +347,21 @@ cdef int scan(const State* s, int k, move_t* out, int stop_at_first) noexcept no
         for r in range(nr):
             fq[r] = fpar[r] & (fp[r] >> sh)
             aq[r] = apar[r] | (ap[r] >> sh)
+    if only != NULL:   # packed like the attach cells: "some cell of this row shape in only"
+        for r in range(nr):
+            x = 0
+            for j in range(per):
+                if r + j < H:
+                    x |= only[r + j] << (j * W)
+            lp[r] = x
+        for p in range(1, T.n_pat):
+            sh = T.pat_shift[p]
+            fq = &lp[p * MAXROWS]
+            fpar = &lp[T.pat_parent[p] * MAXROWS]
+            for r in range(nr):
+                fq[r] = fpar[r] | (lp[r] >> sh)
     group = ((<uint32_t>1) << per) - 1
-    left = cs.left
+    left = cs.left & pieces
     while left:
         p = ctz64(left)
         left &= left - 1
@@ -376,6 +405,11 @@ cdef int scan(const State* s, int k, move_t* out, int stop_at_first) noexcept no
                          & (fp[r0 + f0] >> s0) & (fp[r0 + f1] >> s1) & (fp[r0 + f2] >> s2)
                          & (fp[r0 + f3] >> s3) & (fp[r0 + f4] >> s4))
                 a &= vm1 if r0 & 1 else vm0
+                if only != NULL and a:
+                    x = 0
+                    for j in range(nrows):
+                        x |= lp[r0 + T.o_roff[o][j]] >> T.o_rsh[o][j]
+                    a &= x
                 base = (o * H + r0) * W
                 if checks_opp and T.o_nopp[o] and a:
                     # corners-only: drop anchors whose straight sides meet this colour's cells
@@ -629,14 +663,31 @@ cdef class Position:
     def note_rotating_move(self):
         self.s.rot_count += 1
 
-    def legal_codes(self, int colour) -> np.ndarray:
-        """Codes of every legal placement of ``colour`` (int32 numpy array, generation order)."""
+    def legal_codes(self, int colour, pieces=None, covering=None) -> np.ndarray:
+        """Codes of every legal placement of ``colour`` (int32 numpy array, generation order);
+        only of the piece indexes in ``pieces`` and only those covering one of the board cells
+        ``covering`` ((x, y) pairs) if given -- the playouts' filtered listing (``scan``)."""
         self._check_colour(colour)
-        cdef move_t* buf = <move_t*>malloc(MAXLIST * sizeof(move_t))
-        cdef int n, i
+        cdef uint64_t only[MAXROWS]
+        cdef uint32_t mask = ~(<uint32_t>0)
+        cdef int n, i, x, y
         cdef int32_t[::1] view
+        if pieces is not None:
+            mask = 0
+            for i in pieces:
+                if not 0 <= i < tables(&self.s).n_pieces:
+                    raise ValueError(f"piece index {i} out of range")
+                mask |= (<uint32_t>1) << i
+        if covering is not None:
+            for y in range(MAXROWS):
+                only[y] = 0
+            for x, y in covering:
+                if not (0 <= x < self.s.width and 0 <= y < self.s.height):
+                    raise ValueError(f"cell {(x, y)} is off the board")
+                only[y] |= (<uint64_t>1) << x
+        cdef move_t* buf = <move_t*>malloc(MAXLIST * sizeof(move_t))
         try:
-            n = gen_moves(&self.s, colour, buf)
+            n = scan(&self.s, colour, buf, 0, mask, only if covering is not None else NULL)
             out = np.empty(n, dtype=np.int32)
             view = out
             for i in range(n):
@@ -661,33 +712,33 @@ cdef class Position:
 
     def local_pick(self, int colour, uint32_t others, int base, uint64_t seed) -> int:
         """The code the ``local`` playout policy (weight ``base`` ** size among equals) plays for
-        ``colour`` here with generator seed ``seed``; -1 if it has no move."""
+        ``colour`` here against the colours in bit mask ``others``, with generator seed ``seed``
+        (the playouts' own code, ``local_move``); -1 if it has no move."""
         self._check_colour(colour)
         if not 1 <= base <= 10:
             raise ValueError("base must be from 1 to 10 (the mcts parameter local)")
         cdef move_t* buf = <move_t*>malloc(MAXLIST * sizeof(move_t))
         cdef Rng rng
-        cdef int n, code = -1
+        cdef int code
+        cdef int64_t listed = 0
+        rng_seed(&rng, seed)
         try:
-            n = gen_moves(&self.s, colour, buf)
-            if n > 0:
-                rng_seed(&rng, seed)
-                code = buf[local_pick(&self.s, colour, others, base, buf, n, &rng)]
+            code = local_move(&self.s, colour, others, base, buf, &rng, &listed)
         finally:
             cfree(buf)
         return code
 
     def opening_min_size(self, int colour) -> int:
-        """Smallest piece the playouts consider for ``colour`` here (``opening_min_size``)."""
+        """Smallest piece the playouts consider for ``colour`` here: ``opening_min_size``, or 1
+        if no piece that large can be placed."""
         self._check_colour(colour)
-        cdef move_t* buf = <move_t*>malloc(MAXLIST * sizeof(move_t))
-        cdef int n, size
-        try:
-            n = gen_moves(&self.s, colour, buf)
-            size = opening_min_size(&self.s, buf, n)
-        finally:
-            cfree(buf)
-        return size
+        cdef const PieceTables* T = tables(&self.s)
+        cdef int size = opening_min_size(&self.s), i
+        cdef uint32_t pieces = 0
+        for i in range(T.n_pieces):
+            if T.p_size[i] >= size:
+                pieces |= (<uint32_t>1) << i
+        return size if scan(&self.s, colour, NULL, 1, pieces, NULL) else 1
 
     def _legal_codes(self, int colour, codes):
         cdef int32_t[::1] cv = np.ascontiguousarray(codes, dtype=np.int32)
@@ -1643,65 +1694,131 @@ cdef inline int local_score(const State* s, int code, const uint64_t* loc, const
     return score
 
 
-cdef int opening_min_size(const State* s, const move_t* moves, int n) noexcept nogil:
-    """Smallest piece the playouts consider: in the first 2, 3, 5 rounds of placements only
-    pieces at most 0, 1, 2 cells smaller than the set's largest, as long as one of them can be
-    placed (else any): the big pieces are the ones that are hard to place later."""
+cdef int opening_min_size(const State* s) noexcept nogil:
+    """Smallest piece the playouts prefer: in the first 2, 3, 5 rounds of placements only
+    pieces at most 0, 1, 2 cells smaller than the set's largest (``local_move`` falls back on
+    any piece when none of them can be placed): the big pieces are the ones that are hard to
+    place later.  1 after the opening."""
     cdef const PieceTables* T = tables(s)
-    cdef int hw = s.height * s.width, i, largest = 0, biggest = 0, nc = s.n_colours, min_size
+    cdef int i, largest = 0, nc = s.n_colours
     if s.n_placed >= 5 * nc:
         return 1
     for i in range(T.n_pieces):
         if T.p_size[i] > largest:
             largest = T.p_size[i]
-    min_size = largest if s.n_placed < 2 * nc else largest - 1 if s.n_placed < 3 * nc else largest - 2
+    return largest if s.n_placed < 2 * nc else largest - 1 if s.n_placed < 3 * nc else largest - 2
+
+
+cdef int local_pick(const State* s, int base, const move_t* moves, int n, const uint64_t* loc,
+                    const uint64_t* mine, int lo, int hi, Rng* rng) noexcept nogil:
+    """Index of one of the moves with the highest ``local_score`` (``loc`` NULL: all score 0),
+    drawn with weight ``base`` ** piece size, so big pieces come first among equals."""
+    cdef const PieceTables* T = tables(s)
+    cdef int hw = s.height * s.width
+    cdef int i, sz, best_score = 0
+    cdef uint8_t score[MAXLIST]
+    cdef uint64_t power[MAXCELLS + 1]
+    cdef uint64_t total = 0, draw
+    power[0] = 1
+    for i in range(1, MAXCELLS + 1):
+        power[i] = power[i - 1] * <uint64_t>base
     for i in range(n):
-        if T.o_ncells[moves[i] // hw] > biggest:
-            biggest = T.o_ncells[moves[i] // hw]
-    return min_size if biggest >= min_size else 1
+        score[i] = <uint8_t>local_score(s, moves[i], loc, mine, lo, hi) if loc != NULL else 0
+        if score[i] > best_score:
+            best_score = score[i]
+    for i in range(n):
+        if score[i] == best_score:
+            total += power[T.o_ncells[moves[i] // hw]]
+    draw = rng_next(rng) % total
+    for i in range(n):
+        if score[i] == best_score:
+            sz = T.o_ncells[moves[i] // hw]
+            if draw < power[sz]:
+                return i
+            draw -= power[sz]
+    return n - 1
 
 
-cdef int local_pick(const State* s, int k, uint32_t others, int base, const move_t* moves, int n,
-                    Rng* rng) noexcept nogil:
-    """Index of a playout move that answers the opponents' recent moves: one of the highest
-    ``local_score`` among the pieces ``opening_min_size`` allows, drawn with weight
-    ``base`` ** piece size, so big pieces come first among equals."""
+cdef inline int largest_left(const State* s, int k, uint32_t pieces) noexcept nogil:
+    """Cells of colour k's largest piece not yet placed among ``pieces`` (0: none)."""
+    cdef const PieceTables* T = tables(s)
+    cdef uint32_t left = s.c[k].left & pieces
+    cdef int p, most = 0
+    while left:
+        p = ctz64(left)
+        left &= left - 1
+        if T.p_size[p] > most:
+            most = T.p_size[p]
+    return most
+
+
+cdef int can_reach(const State* s, int k, const uint64_t* loc, int lo, int hi, int steps) noexcept nogil:
+    """0 if no piece of colour k spanning ``steps`` + 1 cells can cover a cell of ``loc`` (rows
+    ``lo`` .. ``hi``): such a piece joins one of k's attach cells to the cell through at most
+    ``steps`` edge steps over cells free for k.  A cheap test that saves listing the local
+    moves when the opponents' last moves are out of reach."""
+    cdef uint64_t cur[MAXROWS]
+    cdef uint64_t dil[MAXROWS]
+    cdef int y, i, h = s.height
+    cdef int y0 = lo - steps if lo > steps else 0
+    cdef int y1 = hi + steps + 1 if hi + steps + 1 < h else h
+    for y in range(h):
+        cur[y] = s.c[k].attach[y] if y0 <= y < y1 else 0
+    for i in range(steps):
+        neighbour_counts_rows(s, cur, dil, NULL, NULL, NULL, y0, y1)
+        for y in range(y0, y1):
+            cur[y] |= dil[y] & s.c[k].free[y]
+    for y in range(lo, hi + 1):
+        if cur[y] & loc[y]:
+            return 1
+    return 0
+
+
+cdef int local_move(const State* s, int k, uint32_t others, int base, move_t* moves, Rng* rng,
+                    int64_t* listed) noexcept nogil:
+    """The ``local`` playout policy's move for colour k (-1: it has none): a move answering the
+    opponents' (bit mask ``others``) last placements (``local_planes``) with the highest
+    ``local_score``, among the pieces ``opening_min_size`` allows, drawn by ``local_pick``.
+    The moves are listed in steps, cheapest first -- the allowed pieces covering local cells
+    (skipped when ``can_reach`` says none can), the allowed pieces anywhere, then the same for
+    every piece -- and the first step that finds any decides: the same choice as scoring every
+    legal move, at a fraction of the cost."""
     cdef const PieceTables* T = tables(s)
     cdef uint64_t loc[MAXROWS]
     cdef uint64_t mine[MAXROWS]
-    cdef int hw = s.height * s.width
-    cdef int lo, hi, i, t, sz, score, best_score = -1, best = 0
+    cdef int lo, hi, n, i, step, min_size = opening_min_size(s)
     cdef int any_local = local_planes(s, k, others, loc, mine, &lo, &hi)
-    cdef int min_size = opening_min_size(s, moves, n)
-    cdef uint64_t w, total = 0
-    for i in range(n):
-        sz = T.o_ncells[moves[i] // hw]
-        if sz < min_size:
-            continue
-        score = local_score(s, moves[i], loc, mine, lo, hi) if any_local else 0
-        if score < best_score:
-            continue
-        w = 1
-        for t in range(sz):
-            w *= <uint64_t>base
-        if score > best_score:
-            best_score = score
-            total = 0
-        total += w
-        if rng_next(rng) % total < w:
-            best = i
-    return best
+    cdef uint32_t every = ~(<uint32_t>0), pieces = every
+    if min_size > 1:
+        pieces = 0
+        for i in range(T.n_pieces):
+            if T.p_size[i] >= min_size:
+                pieces |= (<uint32_t>1) << i
+    for step in range(4):
+        if step >= 2 and pieces == every:
+            break
+        if step == 2:
+            pieces = every
+        if step % 2 == 0:
+            if not any_local or not can_reach(s, k, loc, lo, hi, largest_left(s, k, pieces) - 1):
+                continue
+            n = scan(s, k, moves, 0, pieces, loc)
+        else:
+            n = scan(s, k, moves, 0, pieces, NULL)
+        if n > 0:
+            listed[0] += n
+            i = local_pick(s, base, moves, n, loc if step % 2 == 0 else NULL, mine, lo, hi, rng)
+            return moves[i]
+    return -1
 
 
 cdef int playout_pick(const Config* cfg, const SearchParams* sp, const State* s, int k,
                       move_t* moves, int n, Rng* rng) noexcept nogil:
-    """Index of the playout move: with ``local`` the answer to the opponents' last moves
-    (``local_pick``), else the best by search_key of ``playout_k`` random draws."""
+    """Index of the playout move without the local policy: the best by search_key of
+    ``playout_k`` random draws."""
     cdef int i, j, best
     cdef int64_t key, best_key
     cdef uint32_t others
-    if sp.local > 0:
-        return local_pick(s, k, opponents(cfg, s, k), sp.local, moves, n, rng)
     best = rng_below(rng, <uint32_t>n)
     if sp.playout_k <= 1 or n == 1:
         return best
@@ -1719,11 +1836,24 @@ cdef int playout_pick(const Config* cfg, const SearchParams* sp, const State* s,
     return best
 
 
+cdef int playout_move(const Config* cfg, const SearchParams* sp, const State* s, int k, move_t* moves,
+                      Rng* rng, int64_t* listed) noexcept nogil:
+    """Colour k's move in a playout (-1: it has none)."""
+    cdef int n
+    if sp.local > 0:
+        return local_move(s, k, opponents(cfg, s, k), sp.local, moves, rng, listed)
+    n = gen_moves(s, k, moves)
+    if n == 0:
+        return -1
+    listed[0] += n
+    return moves[playout_pick(cfg, sp, s, k, moves, n, rng)]
+
+
 cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, const State* root,
                         Rng* rng) noexcept nogil:
     """One simulation: descend the tree, expand a leaf, play out, back up values and RAVE."""
     cdef State s
-    cdef int depth = 0, ply = 0, k, n, i, j, pi
+    cdef int depth = 0, ply = 0, k, i, j, pi, m
     cdef int32_t ni = t.root, ci
     cdef Node* nd
     cdef Node* c
@@ -1766,16 +1896,14 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, co
     while s.n_out < s.n_colours:
         k = s.to_play
         if not s.c[k].out:
-            n = gen_moves(&s, k, t.moves)
-            if n == 0:
+            m = playout_move(cfg, sp, &s, k, t.moves, rng, &t.listed)
+            if m < 0:
                 s.c[k].out = 1
                 s.n_out += 1
             else:
-                t.listed += n
-                i = playout_pick(cfg, sp, &s, k, t.moves, n, rng)
-                amaf_mark(t, k, t.moves[i], ply)
+                amaf_mark(t, k, m, ply)
                 ply += 1
-                do_move(cfg, &s, k, t.moves[i])
+                do_move(cfg, &s, k, m)
         advance(&s)
     t.playouts += 1
     side_values(cfg, sp, &s, v)

@@ -43,6 +43,66 @@ def test_local_scores_match_the_reference(variant):
     assert checked > 100 and nonzero > 10
 
 
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_filtered_listing_is_the_legal_moves_filtered(variant):
+    """The playouts list only some pieces' moves, or only the moves covering some cells (the
+    opponents' local cells): the same as listing every legal move and keeping those."""
+    rnd = random.Random(7)
+    checked = 0
+    for seed in range(8):
+        game = random_position(variant, 300 + seed)
+        if game.is_over:
+            continue
+        k, v = game.to_play, game.variant
+        moves = game.legal_moves()
+        index = {p.name: p.index for p in game.pieces.pieces}
+        cells = [(x, y) for x in range(v.width) for y in range(v.height)]
+        mask = evaluation.opponents_mask(game, k)
+        opponents = [j for j in range(v.n_colours) if mask >> j & 1]
+        local = local_cells(reference_board(game), recent_placements(game), opponents)
+        for covering in (set(local), set(rnd.sample(cells, 12)), set(rnd.sample(cells, 60)), None):
+            for pieces in (None, set(rnd.sample(range(len(index)), 7))):
+                got = game.position.legal_codes(k, pieces=pieces, covering=covering)
+                want = [m.code for m in moves
+                        if (pieces is None or index[m.piece] in pieces)
+                        and (covering is None or covering & set(m.cells))]
+                assert sorted(got) == sorted(want), (variant, seed, covering, pieces)
+                checked += len(want)
+    assert checked > 200
+    with pytest.raises(ValueError):
+        Game(variant).position.legal_codes(0, covering=[(-1, 0)])
+
+
+def test_the_local_pick_draws_every_best_move_by_its_weight():
+    """Among the best-scoring moves the pick is a draw with weight base ** size: every one of
+    them comes up, each about as often as its weight says."""
+    tested = 0
+    for seed in range(40):
+        game = random_position("duo", 500 + seed)
+        if game.is_over or len(game.setup + game.moves) < 10:
+            continue
+        k = game.to_play
+        mask = evaluation.opponents_mask(game, k)
+        opponents = [j for j in range(game.variant.n_colours) if mask >> j & 1]
+        ref = reference_board(game)
+        local = local_cells(ref, recent_placements(game), opponents)
+        scores = {m.code: local_score(ref, k, m.cells, local) for m in game.legal_moves()}
+        best = [c for c, sc in scores.items() if sc == max(scores.values())]
+        if not 2 <= len(best) <= 6:
+            continue
+        weight = {c: 2 ** len(game.move_from_code(k, c).cells) for c in best}
+        draws = 1200
+        counts = {c: 0 for c in best}
+        for s in range(draws):
+            counts[game.position.local_pick(k, mask, 2, 10_000 * seed + s)] += 1
+        for c in best:
+            p = weight[c] / sum(weight.values())
+            sigma = (draws * p * (1 - p)) ** 0.5
+            assert abs(counts[c] - draws * p) < 5 * sigma + 1, (seed, c, counts, weight)
+        tested += 1
+    assert tested >= 3
+
+
 @pytest.mark.parametrize("variant", ["duo", "classic", "classic-3", "trigon-2"])
 def test_the_local_pick_is_a_best_scoring_move_of_an_allowed_size(variant):
     pieces_seen = set()
