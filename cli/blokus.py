@@ -171,6 +171,8 @@ strategy_help = ("random, greedy, mc[:CANDIDATES:PLAYOUTS] or mcts[:PLAYOUTS[:ke
                  "(see docs/blokus.md for the mcts parameters).")
 time_option = click.option("--time", "seconds", type=click.FloatRange(0.001, 3600), default=None,
                            help="Seconds per move for mcts (instead of its playout budget).")
+book_option = click.option("--book/--no-book", default=True, show_default=True,
+                           help="mcts: play the variant's opening book moves where it has them (Duo).")
 threads_option = click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
                               help="mcts: independent search trees run at once, visits added up.")
 
@@ -182,8 +184,10 @@ threads_option = click.option("--threads", type=click.IntRange(1, 64), default=1
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=1, show_default=True,
               help="Seed: the same seed and playout budget give the same move.")
 @threads_option
+@book_option
 @click.option("--verbose", "-v", is_flag=True, help="Also list the best candidates (mcts: visits and values).")
-def play(game_file: str, strategy: str, seconds: float | None, seed: int, threads: int, verbose: bool) -> None:
+def play(game_file: str, strategy: str, seconds: float | None, seed: int, threads: int, book: bool,
+         verbose: bool) -> None:
     """The move the strategy plays for the colour to play after the record."""
     from solver.blokus.players import MctsPlayer, choose_move, parse_strategy
 
@@ -202,10 +206,12 @@ def play(game_file: str, strategy: str, seconds: float | None, seed: int, thread
         move = choose_move(game, spec, seed=seed)
         click.echo(f"{colour} {game.move_text(move)}")
         return
-    player = MctsPlayer(game.variant, spec, seed=seed, threads=threads, reuse=False)
+    player = MctsPlayer(game.variant, spec, seed=seed, threads=threads, reuse=False, book=book)
     move, cands, stats = player.genmove(game, seconds=seconds)
     click.echo(f"{colour} {game.move_text(move)}")
-    if verbose:
+    if verbose and stats.get("book"):
+        click.echo("# from the opening book (--no-book to search instead)")
+    elif verbose:
         click.echo(f"# {stats['playouts']} playouts; candidates by visits (value: win share blended with "
                    "score margin, for the mover's side)")
         click.echo("move,piece,visits,value,rave_visits,rave_value")
@@ -220,12 +226,13 @@ def play(game_file: str, strategy: str, seconds: float | None, seed: int, thread
 @time_option
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=1, show_default=True, help="Seed.")
 @threads_option
-def gtp(variant: str, strategy: str, seconds: float | None, seed: int, threads: int) -> None:
+@book_option
+def gtp(variant: str, strategy: str, seconds: float | None, seed: int, threads: int, book: bool) -> None:
     """A GTP engine on stdin/stdout in the dialect of Pentobi's (set_game, play, genmove, undo,
     all_legal, final_score, showboard, loadsgf, savesgf, ...)."""
     from solver.blokus.gtp import GtpEngine
 
-    engine = GtpEngine(variant_by_name(variant), strategy, seed=seed, seconds=seconds, threads=threads)
+    engine = GtpEngine(variant_by_name(variant), strategy, seed=seed, seconds=seconds, threads=threads, book=book)
 
     def write(text: str) -> None:
         sys.stdout.write(text)
@@ -246,6 +253,7 @@ def gtp(variant: str, strategy: str, seconds: float | None, seed: int, threads: 
 @time_option
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=1, show_default=True, help="Seed.")
 @threads_option
+@book_option
 @click.option("--game-timeout", type=click.FloatRange(1, 86400), default=600, show_default=True,
               help="Seconds a game may last before it is abandoned (counted as not played).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
@@ -256,7 +264,7 @@ def gtp(variant: str, strategy: str, seconds: float | None, seed: int, threads: 
               help="Write every game as an SGF collection.")
 @click.option("--quiet", "-q", is_flag=True, help="No line per game on stderr.")
 def match(variant: str, strategy: str, opponent: str, games: int, seconds: float | None, seed: int,
-          threads: int, game_timeout: float, output: str, summary_file: str | None, sgf_file: str | None,
+          threads: int, book: bool, game_timeout: float, output: str, summary_file: str | None, sgf_file: str | None,
           quiet: bool) -> None:
     """Play our strategy against another GTP engine, colours alternating; per-game CSV and a summary
     (score with Wilson interval, mean margin, time per move of both sides)."""
@@ -268,7 +276,7 @@ def match(variant: str, strategy: str, opponent: str, games: int, seconds: float
         if path and path != "-":
             check_writable(path)
     m = Match(variant_by_name(variant), strategy, opponent, seed=seed, seconds=seconds,
-              timeout=game_timeout, threads=threads)
+              timeout=game_timeout, threads=threads, book=book)
     played: list = []
 
     def report(g) -> None:

@@ -106,17 +106,17 @@ def test_mcts_beats_greedy_and_random_in_selfplay():
 
 def test_mcts_player_tree_reuse_and_threads():
     g = Game("duo")
-    p = MctsPlayer(g.variant, "mcts:300", seed=1, threads=2)
+    p = MctsPlayer(g.variant, "mcts:300", seed=1, threads=2, book=False)
     move, cands, stats = p.genmove(g)
     assert stats["playouts"] == 600 and not stats["reused"]
     assert cands[0].move == move and cands[0].visits >= cands[-1].visits
     assert all(0.0 <= c.value <= 1.0 for c in cands)
     assert abs(sum(c.visits for c in cands) - 600) <= 2   # every simulation went through one root child
     # deterministic with a playout budget, threads or not
-    q = MctsPlayer(Game("duo").variant, "mcts:300", seed=1, threads=2)
+    q = MctsPlayer(Game("duo").variant, "mcts:300", seed=1, threads=2, book=False)
     assert q.genmove(Game("duo"))[0] == move
     # tree reuse: after our move and a reply that the tree has seen, the subtree is kept
-    one = MctsPlayer(g.variant, "mcts:300", seed=1)
+    one = MctsPlayer(g.variant, "mcts:300", seed=1, book=False)
     move, cands, _ = one.genmove(g)
     g.play(move)
     g.play(choose_move(g, "greedy", seed=2))

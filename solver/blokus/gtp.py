@@ -54,12 +54,14 @@ class GtpEngine:
     """A GTP engine playing one strategy; ``handle(line)`` returns the full response text."""
 
     def __init__(self, variant: str | Variant = "duo", strategy: str | Strategy = "mcts", seed: int = 0,
-                 seconds: float | None = None, threads: int = 1) -> None:
+                 seconds: float | None = None, threads: int = 1, book: bool = True) -> None:
         self.variant = variant_by_name(variant) if isinstance(variant, str) else variant
         self.strategy = parse_strategy(strategy) if isinstance(strategy, str) else strategy
         self.strategy = self.strategy.with_budget(seconds=seconds) if seconds else self.strategy
         self.seed = seed
         self.threads = threads
+        self.book = book           # mcts: play the variant's opening book moves (solver.blokus.book)
+        self.last_from_book = False
         self.quit = False
         self._new_game()
         self.commands: dict[str, Callable[[list[str]], str]] = {
@@ -126,7 +128,8 @@ class GtpEngine:
         """An mcts player keeps its tree between moves; the other strategies need no state."""
         if self.strategy.name != "mcts":
             return None
-        return MctsPlayer(self.variant, self.strategy, seed=self.seed, threads=self.threads)
+        return MctsPlayer(self.variant, self.strategy, seed=self.seed, threads=self.threads, book=self.book,
+                           bank_time=True)
 
     def _quit(self, args: list[str]) -> str:
         self.quit = True
@@ -183,8 +186,10 @@ class GtpEngine:
     def choose(self, game: Game) -> Move:
         """The move our strategy plays for the colour to play in ``game``."""
         seed = (self.seed * 1_000_003 + len(game.moves)) & 0xFFFFFFFFFFFFFFFF
+        self.last_from_book = False
         if self.player is not None:
-            move, _, _ = self.player.genmove(game)
+            move, _, stats = self.player.genmove(game)
+            self.last_from_book = bool(stats.get("book"))
         else:
             move = choose_move(game, self.strategy, seed=seed)
         assert move is not None

@@ -37,6 +37,7 @@ class MatchGame:
     our_seconds: float = 0.0
     opponent_moves: int = 0
     opponent_seconds: float = 0.0
+    book_moves: int = 0          # our moves taken from the opening book
     note: str = ""
     game: Game | None = field(default=None, repr=False)
 
@@ -60,7 +61,8 @@ class Match:
     """Plays games of ``strategy`` against the engine started by ``opponent`` (a command line)."""
 
     def __init__(self, variant: Variant, strategy: str, opponent: str, seed: int = 0,
-                 seconds: float | None = None, timeout: float = 600.0, threads: int = 1) -> None:
+                 seconds: float | None = None, timeout: float = 600.0, threads: int = 1,
+                 book: bool = True) -> None:
         if variant.n_players != 2:
             raise SolverError(f"matches are for two-player variants (duo, classic-2, trigon-2), not {variant.name}")
         self.variant = variant
@@ -73,9 +75,10 @@ class Match:
         self.seconds = seconds
         self.timeout = timeout
         self.threads = threads
+        self.book = book
         self.client: GtpClient | None = None
         # checks the spec before any game starts
-        GtpEngine(variant, strategy, seed=seed, seconds=seconds, threads=threads)
+        GtpEngine(variant, strategy, seed=seed, seconds=seconds, threads=threads, book=book)
 
     def start(self) -> None:
         """Start the opponent now (SolverError if it cannot be started)."""
@@ -96,7 +99,7 @@ class Match:
         v = self.variant
         result = MatchGame(index, index % 2)
         ours = GtpEngine(v, self.strategy, seed=(self.seed * 7_919 + index) & 0xFFFFFFFF,
-                         seconds=self.seconds, threads=self.threads)
+                         seconds=self.seconds, threads=self.threads, book=self.book)
         game = ours.game
         result.game = game
         deadline = time.monotonic() + self.timeout
@@ -116,6 +119,7 @@ class Match:
                     move = ours.choose(game)
                     result.our_seconds += time.perf_counter() - t0
                     result.our_moves += 1
+                    result.book_moves += ours.last_from_book
                     text = game.move_text(move)
                     game.play(move)
                     try:
@@ -185,7 +189,7 @@ def game_rows(match: Match, games: list[MatchGame], complete: bool) -> list[dict
             "moves": len(g.game.moves) if g.game else 0,
             "seconds_per_move": g.our_seconds / g.our_moves if g.our_moves else float("nan"),
             "opponent_seconds_per_move": g.opponent_seconds / g.opponent_moves if g.opponent_moves else float("nan"),
-            "note": g.note, "complete": complete, "seed": match.seed, "solver_version": __version__,
+            "book": match.book and g.book_moves > 0, "book_moves": g.book_moves, "note": g.note, "complete": complete, "seed": match.seed, "solver_version": __version__,
         })
     return rows
 
@@ -209,4 +213,5 @@ def summary(match: Match, games: list[MatchGame]) -> dict:
         "seconds_per_move": sum(g.our_seconds for g in played) / our_moves if our_moves else float("nan"),
         "opponent_seconds_per_move": (sum(g.opponent_seconds for g in played) / their_moves
                                       if their_moves else float("nan")),
+        "book": match.book, "book_moves_per_game": sum(g.book_moves for g in played) / n if n else float("nan"),
     }

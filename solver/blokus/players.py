@@ -28,9 +28,11 @@ True
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, replace
 
 from solver._ext import blokus as _ext
+from solver.blokus.book import OpeningBook
 from solver.blokus.evaluation import weights_for
 from solver.blokus.game import Game, Move, start_position
 from solver.blokus.variants import Variant
@@ -202,6 +204,35 @@ class Candidate:
     rave_value: float
 
 
+@dataclass
+class TimeBank:
+    """A mean time per move over one game, like a clock: every move is granted ``seconds``, and
+    a quarter of what earlier moves left unused (book moves, forced moves) is added to the next
+    search, so the time the opening book saves goes to the moves after it; time overspent (the
+    work around a search) is taken back the same way, down to a quarter of ``seconds``.
+
+    >>> bank = TimeBank(0.01)
+    >>> bank.budget()
+    0.01
+    >>> bank.record(0.0)                 # a book move: its 0.01 s go to later moves
+    >>> round(bank.budget(), 4)
+    0.0125
+    """
+
+    seconds: float
+    granted: float = 0.0
+    spent: float = 0.0
+
+    def budget(self) -> float:
+        """Seconds for the next search."""
+        return max(self.seconds / 4, self.seconds + (self.granted - self.spent) / 4)
+
+    def record(self, used: float) -> None:
+        """One move was made in ``used`` seconds."""
+        self.granted += self.seconds
+        self.spent += used
+
+
 class MctsPlayer:
     """An mcts player for one game that keeps its tree between moves (tree reuse) and can search
     with several threads at once (root parallelism: independent trees, visits added up).
@@ -211,7 +242,7 @@ class MctsPlayer:
     """
 
     def __init__(self, variant: Variant, strategy: str | Strategy = "mcts", seed: int = 0,
-                 threads: int = 1, reuse: bool = True) -> None:
+                 threads: int = 1, reuse: bool = True, book: bool = True, bank_time: bool = False) -> None:
         s = parse_strategy(strategy) if isinstance(strategy, str) else strategy
         if s.name != "mcts":
             raise SolverError(f"MctsPlayer needs an mcts strategy, not {s.name}")
@@ -225,6 +256,11 @@ class MctsPlayer:
         self._searchers: dict[int, list] = {}
         self._seen: dict[int, list[Move]] = {}   # per player: the game's moves at its last search
         self._calls = 0
+        #: the variant's opening book (solver.blokus.book), if it has one and ``book`` is set
+        self.book = OpeningBook.for_variant(variant.name) if book else None
+        #: with ``bank_time``, a time budget is a mean per move over the game (``TimeBank``)
+        self.bank_time = bank_time
+        self._banks: dict[int, TimeBank] = {}
 
     def _searchers_for(self, player: int, s: Strategy) -> list:
         if player not in self._searchers:
@@ -243,9 +279,25 @@ class MctsPlayer:
         s = self.strategy.with_budget(playouts, seconds)
         if s.playouts == 0 and s.seconds == 0:
             raise SolverError("mcts needs a budget: playouts or seconds")
+        if not (self.bank_time and s.playouts == 0):
+            return self._genmove(game, k, s)
+        p = game.player_of_colour(k)
+        bank = self._banks.get(p)
+        if bank is None or bank.seconds != s.seconds:
+            bank = self._banks[p] = TimeBank(s.seconds)
+        started = time.perf_counter()
+        try:
+            return self._genmove(game, k, replace(s, seconds=bank.budget()))
+        finally:
+            bank.record(time.perf_counter() - started)
+
+    def _genmove(self, game: Game, k: int, s: Strategy) -> tuple[Move | None, list[Candidate], dict]:
         codes = game.legal_codes(k)
         if len(codes) == 1:   # a forced move needs no search
             return game.move_from_code(k, int(codes[0])), [], {"playouts": 0, "listed": 1, "reused": False}
+        known = self.book.lookup(game) if self.book is not None else None
+        if known is not None:
+            return known, [], {"playouts": 0, "listed": 0, "reused": False, "book": True}
         p = game.player_of_colour(k)
         searchers = self._searchers_for(p, s)
         seen = self._seen.get(p)

@@ -1,0 +1,190 @@
+"""An opening book of our own: the first moves of a game, searched long once, offline.
+
+Early moves decide much of a Blokus game, and a search given a few milliseconds per move plays
+them poorly (against Pentobi level 5 in Duo, a third of a second for each of the first three
+moves lifts the score by about a tenth).  The book holds the move a long ``mcts`` search chose
+in each position of the opening it covers, so the player answers those at once and keeps its
+time for later.  The entries are made by :func:`build` (``python -m solver.blokus.book``) from
+our own search only.
+
+A position is known by the colour to play and the set of placements on the board, in any order
+(so transpositions share an entry); moves are written as cell lists, the record's notation.
+
+>>> book = OpeningBook.for_variant("duo")
+>>> book is not None and len(book) > 100
+True
+>>> from solver.blokus.game import Game
+>>> book.lookup(Game("duo")) is not None
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from solver.blokus.game import Game, Move
+from solver.blokus.variants import variant_by_name
+from solver.errors import SolverError
+
+BOOK_DIR = Path(__file__).parent
+
+
+def book_path(variant: str) -> Path:
+    """Where the book of ``variant`` ships (it may not exist)."""
+    return BOOK_DIR / f"book_{variant}.json"
+
+
+def position_key(game: Game) -> str:
+    """The colour to play and the placements on the board, sorted: ``b|b:e10,e9,...|w:...``."""
+    k = game.to_play
+    props = game.variant.sgf_colour_props
+    placed = sorted(f"{props[m.colour].lower()}:{','.join(sorted(game.cell_name(c) for c in m.cells))}"
+                    for m in game.setup + game.moves)
+    return "|".join([props[k].lower() if k is not None else "-"] + placed)
+
+
+class OpeningBook:
+    """Book moves by position key for one variant."""
+
+    def __init__(self, variant: str, entries: dict[str, str], about: dict | None = None) -> None:
+        self.variant = variant
+        self.entries = entries
+        self.about = about or {}
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    @classmethod
+    def load(cls, path: str | Path) -> OpeningBook:
+        """Read a book file (SolverError if it is not one)."""
+        try:
+            data = json.loads(Path(path).read_text())
+            return cls(str(data["variant"]), {str(k): str(v) for k, v in data["positions"].items()},
+                       dict(data.get("about", {})))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise SolverError(f"cannot read opening book {path}: {exc}") from None
+
+    @classmethod
+    def for_variant(cls, variant: str) -> OpeningBook | None:
+        """The book shipped for ``variant``, or None if there is none."""
+        path = book_path(variant)
+        return cls.load(path) if path.exists() else None
+
+    def lookup(self, game: Game) -> Move | None:
+        """The book move for the colour to play in ``game``, or None if the position is not in
+        the book (or the entry is not a legal move here)."""
+        if game.to_play is None or game.variant.name != self.variant:
+            return None
+        text = self.entries.get(position_key(game))
+        if text is None:
+            return None
+        try:
+            move = game.move_from_cells(text, game.to_play)
+        except SolverError:
+            return None
+        return move if game.is_legal(move) else None
+
+    def save(self, path: str | Path) -> None:
+        """Write the book atomically (a temporary file renamed over ``path``)."""
+        path = Path(path)
+        data = {"variant": self.variant, "about": self.about,
+                "positions": dict(sorted(self.entries.items()))}
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        try:
+            with os.fdopen(fd, "w") as out:
+                json.dump(data, out, indent=0, sort_keys=False)
+                out.write("\n")
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+
+
+def opening_positions(variant: str, first: Move | None = None) -> list[Game]:
+    """The positions a book of ``variant`` covers (two-player variants with one colour each):
+    the empty board; the second colour's reply to every first move of a largest piece; and the
+    first colour's second move after ``first`` (its book move) and every such reply."""
+    v = variant_by_name(variant)
+    if v.n_colours != 2:
+        raise SolverError("opening books are built for two-colour variants (duo, junior)")
+    start = Game(variant)
+    largest = max(p.size for p in start.pieces.pieces)
+    out = [start]
+    for m in start.legal_moves():
+        if len(m.cells) == largest:
+            g = Game(variant)
+            g.play(m)
+            out.append(g)
+    if first is not None:
+        after = Game(variant)
+        after.play(first)
+        for m in after.legal_moves():
+            if len(m.cells) == largest:
+                g = Game(variant)
+                g.play(first)
+                g.play(m)
+                out.append(g)
+    return out
+
+
+def _book_move(task: tuple[str, list[str], int, int]) -> str:
+    """One book entry: the move a long search plays after ``moves`` (texts) -- a task of
+    :func:`build`, top level so that worker processes can run it."""
+    from solver.blokus.players import MctsPlayer
+
+    variant, moves, playouts, seed = task
+    game = Game(variant)
+    for text in moves:
+        game.play(text)
+    player = MctsPlayer(game.variant, "mcts", seed=seed, reuse=False, book=False)
+    move, _, _ = player.genmove(game, playouts=playouts)
+    return game.move_text(move)
+
+
+def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: int | None = None,
+          log=None) -> OpeningBook:
+    """Search every position of :func:`opening_positions` (the first ``limit`` of them if
+    given) with ``playouts`` mcts simulations, in ``workers`` processes; the same arguments give
+    the same book whatever ``workers`` (every position has its own seed)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    start = Game(variant)
+    first_text = _book_move((variant, [], playouts, seed))
+    first = start.move_from_cells(first_text, start.to_play)
+    positions = opening_positions(variant, first)[:limit]
+    tasks = [(variant, [g.move_text(m) for m in g.moves], playouts, seed * 1_000_003 + i)
+             for i, g in enumerate(positions)]
+    entries: dict[str, str] = {position_key(start): first_text}
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for i, text in enumerate(pool.map(_book_move, tasks[1:], chunksize=4), start=1):
+            entries[position_key(positions[i])] = text
+            if log:
+                log(f"{i + 1}/{len(positions)} {position_key(positions[i])} -> {text}")
+    return OpeningBook(variant, entries, {"playouts": playouts, "seed": seed, "strategy": "mcts"})
+
+
+def main(argv: list[str]) -> int:
+    """``python -m solver.blokus.book VARIANT PLAYOUTS [SEED [WORKERS]]``: build and save the
+    shipped book of VARIANT (a developer tool: interrupted, it writes nothing)."""
+    if not 2 <= len(argv) <= 4:
+        print("usage: python -m solver.blokus.book VARIANT PLAYOUTS [SEED [WORKERS]]", file=sys.stderr)
+        return 2
+    try:
+        numbers = [int(a) for a in argv[1:]]
+        book = build(argv[0], numbers[0], numbers[1] if len(numbers) > 1 else 1,
+                     numbers[2] if len(numbers) > 2 else 1, log=lambda s: print(s, file=sys.stderr, flush=True))
+    except (SolverError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    book.save(book_path(argv[0]))
+    print(f"{len(book)} positions written to {book_path(argv[0])}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,111 @@
+"""The opening book (solver.blokus.book): the shipped Duo book holds legal moves for the
+positions it claims to cover, the player uses it (and searches without it), a build is
+reproducible whatever the number of workers, and bad files are refused with one message."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from solver.cli.main import main as cli_main
+from solver.blokus.book import OpeningBook, build, opening_positions, position_key
+from solver.blokus.game import Game
+from solver.blokus.players import MctsPlayer
+from solver.errors import SolverError
+
+
+def game_from_key(key: str) -> Game:
+    """The position a book key names, rebuilt from its text alone (placements as setup)."""
+    to_play, *placed = key.split("|")
+    game = Game("duo")
+    props = [p.lower() for p in game.variant.sgf_colour_props]
+    for item in placed:
+        colour, cells = item.split(":")
+        game.add_setup(game.move_from_cells(cells, props.index(colour)))
+    game.set_to_play(props.index(to_play))
+    return game
+
+
+def test_the_shipped_duo_book_covers_its_opening_with_legal_moves():
+    book = OpeningBook.for_variant("duo")
+    assert book is not None and book.variant == "duo"
+    start = Game("duo")
+    assert book.lookup(start) is not None
+    for key, text in book.entries.items():
+        game = game_from_key(key)
+        assert position_key(game) == key
+        move = game.move_from_cells(text, game.to_play)
+        assert game.is_legal(move), (key, text)
+    # every reply of a largest piece to any first move is covered, and the first colour's second
+    # move after its book move and any such reply
+    first = book.lookup(start)
+    positions = opening_positions("duo", first)
+    assert len(positions) > 500
+    assert all(position_key(g) in book.entries for g in positions)
+
+
+def test_the_key_ignores_the_order_of_placements():
+    a, b = Game("duo"), Game("duo")
+    m1 = a.legal_moves()[0]
+    a.play(m1)
+    m2 = a.legal_moves()[5]
+    a.play(m2)
+    b.add_setup(m2)
+    b.add_setup(m1)
+    b.set_to_play(0)
+    assert position_key(a) == position_key(b)
+    assert position_key(a) != position_key(Game("duo"))
+
+
+def test_the_player_plays_book_moves_and_searches_without_the_book():
+    game = Game("duo")
+    book = OpeningBook.for_variant("duo")
+    move, cands, stats = MctsPlayer(game.variant, "mcts:50", seed=1).genmove(game)
+    assert stats.get("book") and move == book.lookup(game) and cands == []
+    move, cands, stats = MctsPlayer(game.variant, "mcts:50", seed=1, book=False).genmove(game)
+    assert not stats.get("book") and stats["playouts"] == 50 and cands
+    # out of the book: a search
+    game.play(game.legal_moves()[0])           # a monomino: no entry
+    assert book.lookup(game) is None
+    _, _, stats = MctsPlayer(game.variant, "mcts:50", seed=1).genmove(game)
+    assert not stats.get("book")
+
+
+def test_a_book_entry_that_is_not_legal_is_ignored(tmp_path):
+    game = Game("duo")
+    wrong = OpeningBook("duo", {position_key(game): "a1,a2,a3,a4,a5"})
+    assert wrong.lookup(game) is None
+    other = OpeningBook("classic", {position_key(game): "e10,e9,f9,d9,e8"})
+    assert other.lookup(game) is None
+
+
+def test_a_build_is_the_same_whatever_the_workers(tmp_path):
+    one = build("duo", 3, seed=5, workers=1, limit=12)
+    two = build("duo", 3, seed=5, workers=2, limit=12)
+    assert one.entries == two.entries and len(one) == 12
+    path = tmp_path / "book.json"
+    one.save(path)
+    assert OpeningBook.load(path).entries == one.entries
+
+
+@pytest.mark.parametrize("content", ["", "{", "[]", json.dumps({"variant": "duo"})])
+def test_a_bad_book_file_is_refused_with_one_message(tmp_path, content):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    with pytest.raises(SolverError, match="cannot read opening book"):
+        OpeningBook.load(path)
+
+
+def test_play_says_when_the_move_comes_from_the_book(tmp_path, capsys):
+    record = tmp_path / "empty.blksgf"
+    record.write_text("(;GM[Blokus Duo]FF[4]CA[UTF-8])")
+
+    def run(*extra):
+        with pytest.raises(SystemExit) as info:
+            cli_main(["blokus", "play", str(record), "--strategy", "mcts:30", "-v", *extra])
+        return info.value.code, capsys.readouterr().out
+
+    code, out = run()
+    assert code == 0 and "opening book" in out
+    code, out = run("--no-book")
+    assert code == 0 and "opening book" not in out and "30 playouts" in out
