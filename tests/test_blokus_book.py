@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from solver.cli.main import main as cli_main
+
 from solver.blokus.book import OpeningBook, build, opening_positions, position_key
 from solver.blokus.game import Game
 from solver.blokus.players import MctsPlayer
+from solver.cli.main import main as cli_main
 from solver.errors import SolverError
 
 
