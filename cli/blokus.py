@@ -170,7 +170,9 @@ def _draw_heatmap(v, result, path: str, footer: str) -> None:
 strategy_help = ("random, greedy, mc[:CANDIDATES:PLAYOUTS] or mcts[:PLAYOUTS[:key=value...]] "
                  "(see docs/blokus.md for the mcts parameters).")
 time_option = click.option("--time", "seconds", type=click.FloatRange(0.001, 3600), default=None,
-                           help="Seconds per move for mcts (instead of its playout budget).")
+                           help="Seconds per move for mcts (instead of its playout budget); gtp and "
+                                "match: the mean per move over a game (time a book move saves goes "
+                                "to the next moves).")
 book_option = click.option("--book/--no-book", default=True, show_default=True,
                            help="mcts: play the variant's opening book moves where it has them (Duo).")
 threads_option = click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
@@ -232,7 +234,8 @@ def gtp(variant: str, strategy: str, seconds: float | None, seed: int, threads: 
     all_legal, final_score, showboard, loadsgf, savesgf, ...)."""
     from solver.blokus.gtp import GtpEngine
 
-    engine = GtpEngine(variant_by_name(variant), strategy, seed=seed, seconds=seconds, threads=threads, book=book)
+    engine = GtpEngine(variant_by_name(variant), strategy, seed=seed, seconds=seconds, threads=threads,
+                       book=book)
 
     def write(text: str) -> None:
         sys.stdout.write(text)
@@ -264,8 +267,8 @@ def gtp(variant: str, strategy: str, seconds: float | None, seed: int, threads: 
               help="Write every game as an SGF collection.")
 @click.option("--quiet", "-q", is_flag=True, help="No line per game on stderr.")
 def match(variant: str, strategy: str, opponent: str, games: int, seconds: float | None, seed: int,
-          threads: int, book: bool, game_timeout: float, output: str, summary_file: str | None, sgf_file: str | None,
-          quiet: bool) -> None:
+          threads: int, book: bool, game_timeout: float, output: str, summary_file: str | None,
+          sgf_file: str | None, quiet: bool) -> None:
     """Play our strategy against another GTP engine, colours alternating; per-game CSV and a summary
     (score with Wilson interval, mean margin, time per move of both sides)."""
     from solver.blokus.match import Match, game_rows, summary

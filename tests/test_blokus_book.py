@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from solver.blokus.book import OpeningBook, build, opening_positions, position_key
+from solver.blokus.book import OpeningBook, build, opening_positions, position_key, second_replies
 from solver.blokus.game import Game
 from solver.blokus.players import MctsPlayer
 from solver.cli.main import main as cli_main
@@ -43,6 +43,32 @@ def test_the_shipped_duo_book_covers_its_opening_with_legal_moves():
     positions = opening_positions("duo", first)
     assert len(positions) > 500
     assert all(position_key(g) in book.entries for g in positions)
+
+
+def test_the_shipped_duo_book_covers_the_second_colours_second_move_on_its_lines():
+    """After each first move it was built for and the book's reply to it, the book answers every
+    second move of a largest piece by the first colour, and it holds nothing else that deep."""
+    book = OpeningBook.for_variant("duo")
+    deep = {k for k in book.entries if k.count("|") == 3}
+    candidates = set()
+    for key in deep:
+        placed = key.split("|")[1:]
+        reply = next(p.split(":")[1] for p in placed if p.startswith("w:"))
+        for p in placed:
+            after = Game("duo")
+            if p.startswith("b:") and after.is_legal(move := after.move_from_cells(p.split(":")[1], 0)):
+                after.play(move)
+                known = book.lookup(after)
+                if known is not None and sorted(after.move_text(known).split(",")) == sorted(reply.split(",")):
+                    candidates.add((p.split(":")[1], after.move_text(known)))
+    covered = set()
+    lines = 0
+    for first, reply in candidates:
+        keys = {position_key(g) for g in second_replies("duo", first, reply)}
+        if keys <= deep:
+            covered |= keys
+            lines += 1
+    assert lines == book.about["second_lines"] and covered == deep
 
 
 def test_the_key_ignores_the_order_of_placements():

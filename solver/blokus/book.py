@@ -24,6 +24,7 @@ import json
 import os
 import sys
 import tempfile
+from functools import cache
 from pathlib import Path
 
 from solver.blokus.game import Game, Move
@@ -70,9 +71,8 @@ class OpeningBook:
 
     @classmethod
     def for_variant(cls, variant: str) -> OpeningBook | None:
-        """The book shipped for ``variant``, or None if there is none."""
-        path = book_path(variant)
-        return cls.load(path) if path.exists() else None
+        """The book shipped for ``variant``, or None if there is none (read once per process)."""
+        return _shipped(variant)
 
     def lookup(self, game: Game) -> Move | None:
         """The book move for the colour to play in ``game``, or None if the position is not in
@@ -105,6 +105,12 @@ class OpeningBook:
             raise
 
 
+@cache
+def _shipped(variant: str) -> OpeningBook | None:
+    path = book_path(variant)
+    return OpeningBook.load(path) if path.exists() else None
+
+
 def opening_positions(variant: str, first: Move | None = None) -> list[Game]:
     """The positions a book of ``variant`` covers (two-player variants with one colour each):
     the empty board; the second colour's reply to every first move of a largest piece; and the
@@ -132,9 +138,9 @@ def opening_positions(variant: str, first: Move | None = None) -> list[Game]:
     return out
 
 
-def _book_move(task: tuple[str, list[str], int, int]) -> str:
-    """One book entry: the move a long search plays after ``moves`` (texts) -- a task of
-    :func:`build`, top level so that worker processes can run it."""
+def _book_move(task: tuple[str, list[str], int, int]) -> tuple[str, list[str]]:
+    """One book entry: the move a long search plays after ``moves`` (texts), and the root's
+    moves by visits -- a task of :func:`build`, top level so that worker processes can run it."""
     from solver.blokus.players import MctsPlayer
 
     variant, moves, playouts, seed = task
@@ -142,42 +148,95 @@ def _book_move(task: tuple[str, list[str], int, int]) -> str:
     for text in moves:
         game.play(text)
     player = MctsPlayer(game.variant, "mcts", seed=seed, reuse=False, book=False)
-    move, _, _ = player.genmove(game, playouts=playouts)
-    return game.move_text(move)
+    move, cands, _ = player.genmove(game, playouts=playouts)
+    return game.move_text(move), [game.move_text(c.move) for c in cands]
+
+
+def second_replies(variant: str, first: str, reply: str) -> list[Game]:
+    """The second colour's second move: after ``first``, its book ``reply`` and every second
+    move of a largest piece by the first colour."""
+    after = Game(variant)
+    after.play(first)
+    after.play(reply)
+    largest = max(p.size for p in after.pieces.pieces)
+    out = []
+    for m in after.legal_moves():
+        if len(m.cells) == largest:
+            g = Game(variant)
+            g.play(first)
+            g.play(reply)
+            g.play(m)
+            out.append(g)
+    return out
 
 
 def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: int | None = None,
-          log=None) -> OpeningBook:
+          second_lines: int = 0, base: OpeningBook | None = None, log=None) -> OpeningBook:
     """Search every position of :func:`opening_positions` (the first ``limit`` of them if
-    given) with ``playouts`` mcts simulations, in ``workers`` processes; the same arguments give
-    the same book whatever ``workers`` (every position has its own seed)."""
+    given) with ``playouts`` mcts simulations, in ``workers`` processes; with ``second_lines``
+    also the second colour's second move (:func:`second_replies`) after that many of the first
+    moves the search liked best.  Every position has its own seed (by its place in that order),
+    so the same arguments give the same book whatever ``workers``; entries of ``base`` (a book
+    built with the same playouts and seed) are taken over instead of searched again."""
     from concurrent.futures import ProcessPoolExecutor
 
+    about = {"playouts": playouts, "seed": seed, "strategy": "mcts", "second_lines": second_lines}
+    if base is not None and (base.variant != variant or base.about.get("playouts") != playouts
+                             or base.about.get("seed") != seed):
+        raise SolverError("the book to extend was built with other arguments")
+    known = dict(base.entries) if base is not None else {}
+    entries: dict[str, str] = {}
     start = Game(variant)
-    first_text = _book_move((variant, [], playouts, seed))
+    first_text, ranked = _book_move((variant, [], playouts, seed))
+    entries[position_key(start)] = first_text
     first = start.move_from_cells(first_text, start.to_play)
-    positions = opening_positions(variant, first)[:limit]
-    tasks = [(variant, [g.move_text(m) for m in g.moves], playouts, seed * 1_000_003 + i)
-             for i, g in enumerate(positions)]
-    entries: dict[str, str] = {position_key(start): first_text}
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for i, text in enumerate(pool.map(_book_move, tasks[1:], chunksize=4), start=1):
+
+    def search(positions: list[Game], offset: int, pool) -> None:
+        tasks = [(variant, [g.move_text(m) for m in g.moves], playouts, seed * 1_000_003 + offset + i)
+                 for i, g in enumerate(positions)]
+        todo = []
+        for i, g in enumerate(positions):
+            if position_key(g) in known:
+                entries[position_key(g)] = known[position_key(g)]
+            else:
+                todo.append(i)
+        for i, (text, _) in zip(todo, pool.map(_book_move, [tasks[i] for i in todo], chunksize=4), strict=True):
             entries[position_key(positions[i])] = text
             if log:
-                log(f"{i + 1}/{len(positions)} {position_key(positions[i])} -> {text}")
-    return OpeningBook(variant, entries, {"playouts": playouts, "seed": seed, "strategy": "mcts"})
+                log(f"{offset + i + 1} {position_key(positions[i])} -> {text}")
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        positions = opening_positions(variant, first)[1:limit]
+        search(positions, 1, pool)
+        offset = 1 + len(positions)
+        for b in ranked[:second_lines]:
+            after = Game(variant)
+            after.play(b)
+            reply = entries.get(position_key(after))
+            if reply is None:      # outside ``limit``
+                continue
+            lines = second_replies(variant, b, reply)
+            search(lines, offset, pool)
+            offset += len(lines)
+    return OpeningBook(variant, entries, about)
 
 
 def main(argv: list[str]) -> int:
-    """``python -m solver.blokus.book VARIANT PLAYOUTS [SEED [WORKERS]]``: build and save the
-    shipped book of VARIANT (a developer tool: interrupted, it writes nothing)."""
-    if not 2 <= len(argv) <= 4:
-        print("usage: python -m solver.blokus.book VARIANT PLAYOUTS [SEED [WORKERS]]", file=sys.stderr)
+    """``python -m solver.blokus.book VARIANT PLAYOUTS [SEED [WORKERS [SECOND_LINES]]]``: build
+    the shipped book of VARIANT, taking over the entries of the one there if it was built with
+    the same playouts and seed (a developer tool: interrupted, it writes nothing)."""
+    if not 2 <= len(argv) <= 5:
+        print("usage: python -m solver.blokus.book VARIANT PLAYOUTS [SEED [WORKERS [SECOND_LINES]]]",
+              file=sys.stderr)
         return 2
     try:
-        numbers = [int(a) for a in argv[1:]]
-        book = build(argv[0], numbers[0], numbers[1] if len(numbers) > 1 else 1,
-                     numbers[2] if len(numbers) > 2 else 1, log=lambda s: print(s, file=sys.stderr, flush=True))
+        numbers = [int(a) for a in argv[1:]] + [1, 1, 0][len(argv) - 2:]
+        playouts, seed, workers, lines = numbers[:4]
+        old = OpeningBook.for_variant(argv[0])
+        if old is not None and (old.about.get("playouts"), old.about.get("seed")) != (playouts, seed):
+            old = None
+        book = build(argv[0], playouts, seed, workers, second_lines=lines, base=old,
+                     log=lambda s: print(s, file=sys.stderr, flush=True))
     except (SolverError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -189,7 +189,8 @@ def game_rows(match: Match, games: list[MatchGame], complete: bool) -> list[dict
             "moves": len(g.game.moves) if g.game else 0,
             "seconds_per_move": g.our_seconds / g.our_moves if g.our_moves else float("nan"),
             "opponent_seconds_per_move": g.opponent_seconds / g.opponent_moves if g.opponent_moves else float("nan"),
-            "book": match.book and g.book_moves > 0, "book_moves": g.book_moves, "note": g.note, "complete": complete, "seed": match.seed, "solver_version": __version__,
+            "book": match.book and g.book_moves > 0, "book_moves": g.book_moves, "note": g.note,
+            "complete": complete, "seed": match.seed, "solver_version": __version__,
         })
     return rows
 
@@ -213,5 +214,6 @@ def summary(match: Match, games: list[MatchGame]) -> dict:
         "seconds_per_move": sum(g.our_seconds for g in played) / our_moves if our_moves else float("nan"),
         "opponent_seconds_per_move": (sum(g.opponent_seconds for g in played) / their_moves
                                       if their_moves else float("nan")),
-        "book": match.book, "book_moves_per_game": sum(g.book_moves for g in played) / n if n else float("nan"),
+        "book": match.book,
+        "book_moves_per_game": sum(g.book_moves for g in played) / n if n else float("nan"),
     }

@@ -239,6 +239,9 @@ class MctsPlayer:
 
     ``genmove(game)`` returns the chosen move and the candidates, best first.  The player follows
     the game by its move list: moves played since its last search are looked up in its tree.
+    With ``book`` it plays the variant's opening book move where there is one (no search, no
+    candidates, ``stats["book"]``); with ``bank_time`` a time budget is a mean per move over
+    the game (``TimeBank``).
     """
 
     def __init__(self, variant: Variant, strategy: str | Strategy = "mcts", seed: int = 0,
