@@ -22,6 +22,15 @@ def recent_placements(game: Game) -> list[tuple[int, tuple]]:
     return [(m.colour, m.cells) for m in (game.setup + game.moves)[-3:]]
 
 
+def local_view(game: Game) -> tuple[int, object, set]:
+    """For the colour to play: the opponents' bit mask, the reference board and the local cells
+    the reference computes from the last three placements."""
+    mask = evaluation.opponents_mask(game, game.to_play)
+    opponents = [j for j in range(game.variant.n_colours) if mask >> j & 1]
+    ref = reference_board(game)
+    return mask, ref, local_cells(ref, recent_placements(game), opponents)
+
+
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_local_scores_match_the_reference(variant):
     checked = nonzero = 0
@@ -30,10 +39,7 @@ def test_local_scores_match_the_reference(variant):
         if game.is_over:
             continue
         k = game.to_play
-        mask = evaluation.opponents_mask(game, k)
-        opponents = [j for j in range(game.variant.n_colours) if mask >> j & 1]
-        ref = reference_board(game)
-        local = local_cells(ref, recent_placements(game), opponents)
+        mask, ref, local = local_view(game)
         moves = game.legal_moves()
         got = game.position.local_scores(k, [m.code for m in moves], mask)
         for m, score in zip(moves, got, strict=True):
@@ -57,9 +63,7 @@ def test_the_filtered_listing_is_the_legal_moves_filtered(variant):
         moves = game.legal_moves()
         index = {p.name: p.index for p in game.pieces.pieces}
         cells = [(x, y) for x in range(v.width) for y in range(v.height)]
-        mask = evaluation.opponents_mask(game, k)
-        opponents = [j for j in range(v.n_colours) if mask >> j & 1]
-        local = local_cells(reference_board(game), recent_placements(game), opponents)
+        mask, _, local = local_view(game)
         for covering in (set(local), set(rnd.sample(cells, 12)), set(rnd.sample(cells, 60)), None):
             for pieces in (None, set(rnd.sample(range(len(index)), 7))):
                 got = game.position.legal_codes(k, pieces=pieces, covering=covering)
@@ -82,10 +86,7 @@ def test_the_local_pick_draws_every_best_move_by_its_weight():
         if game.is_over or len(game.setup + game.moves) < 10:
             continue
         k = game.to_play
-        mask = evaluation.opponents_mask(game, k)
-        opponents = [j for j in range(game.variant.n_colours) if mask >> j & 1]
-        ref = reference_board(game)
-        local = local_cells(ref, recent_placements(game), opponents)
+        mask, ref, local = local_view(game)
         scores = {m.code: local_score(ref, k, m.cells, local) for m in game.legal_moves()}
         best = [c for c, sc in scores.items() if sc == max(scores.values())]
         if not 2 <= len(best) <= 6:
@@ -119,10 +120,7 @@ def test_the_local_pick_is_a_best_scoring_move_of_an_allowed_size(variant):
         moves = game.legal_moves()
         if not moves:
             continue
-        mask = evaluation.opponents_mask(game, k)
-        opponents = [j for j in range(v.n_colours) if mask >> j & 1]
-        ref = reference_board(game)
-        local = local_cells(ref, recent_placements(game), opponents)
+        mask, ref, local = local_view(game)
         placements = len(game.setup) + len(game.moves)
         largest = max(p.size for p in game.pieces.pieces)
         min_size = opening_min_size(placements, v.n_colours, largest, (len(m.cells) for m in moves))

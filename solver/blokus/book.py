@@ -111,30 +111,34 @@ def _shipped(variant: str) -> OpeningBook | None:
     return OpeningBook.load(path) if path.exists() else None
 
 
+def largest_piece_moves(variant: str, moves: list[Move | str]) -> list[Game]:
+    """The positions after ``moves`` and then each legal move of a largest piece by the colour
+    to play (the openings a book covers: strong players open with big pieces)."""
+    before = Game(variant)
+    for m in moves:
+        before.play(m)
+    largest = max(p.size for p in before.pieces.pieces)
+    out = []
+    for m in before.legal_moves():
+        if len(m.cells) == largest:
+            g = Game(variant)
+            for earlier in moves:
+                g.play(earlier)
+            g.play(m)
+            out.append(g)
+    return out
+
+
 def opening_positions(variant: str, first: Move | None = None) -> list[Game]:
     """The positions a book of ``variant`` covers (two-player variants with one colour each):
     the empty board; the second colour's reply to every first move of a largest piece; and the
     first colour's second move after ``first`` (its book move) and every such reply."""
     v = variant_by_name(variant)
     if v.n_colours != 2:
-        raise SolverError("opening books are built for two-colour variants (duo, junior)")
-    start = Game(variant)
-    largest = max(p.size for p in start.pieces.pieces)
-    out = [start]
-    for m in start.legal_moves():
-        if len(m.cells) == largest:
-            g = Game(variant)
-            g.play(m)
-            out.append(g)
+        raise SolverError(f"opening books are built for two-colour variants (duo), not {variant}")
+    out = [Game(variant)] + largest_piece_moves(variant, [])
     if first is not None:
-        after = Game(variant)
-        after.play(first)
-        for m in after.legal_moves():
-            if len(m.cells) == largest:
-                g = Game(variant)
-                g.play(first)
-                g.play(m)
-                out.append(g)
+        out += largest_piece_moves(variant, [first])
     return out
 
 
@@ -155,19 +159,7 @@ def _book_move(task: tuple[str, list[str], int, int]) -> tuple[str, list[str]]:
 def second_replies(variant: str, first: str, reply: str) -> list[Game]:
     """The second colour's second move: after ``first``, its book ``reply`` and every second
     move of a largest piece by the first colour."""
-    after = Game(variant)
-    after.play(first)
-    after.play(reply)
-    largest = max(p.size for p in after.pieces.pieces)
-    out = []
-    for m in after.legal_moves():
-        if len(m.cells) == largest:
-            g = Game(variant)
-            g.play(first)
-            g.play(reply)
-            g.play(m)
-            out.append(g)
-    return out
+    return largest_piece_moves(variant, [first, reply])
 
 
 def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: int | None = None,
