@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from solver.blokus.book import OpeningBook, build, opening_positions, position_key, second_replies
+from solver.blokus.book import OpeningBook, build, main, opening_positions, position_key, second_replies
 from solver.blokus.game import Game
 from solver.blokus.players import MctsPlayer
 from solver.cli.main import main as cli_main
@@ -136,3 +136,10 @@ def test_play_says_when_the_move_comes_from_the_book(tmp_path, capsys):
     assert code == 0 and "opening book" in out
     code, out = run("--no-book")
     assert code == 0 and "opening book" not in out and "30 playouts" in out
+
+
+@pytest.mark.parametrize("argv", [[], ["classic", "100"], ["duo", "x"], ["duo", "0"], ["nosuch", "10"]])
+def test_the_build_command_refuses_bad_arguments_with_one_line(argv, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err and "\n" not in err and "Traceback" not in err

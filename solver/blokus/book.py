@@ -129,13 +129,16 @@ def largest_piece_moves(variant: str, moves: list[Move | str]) -> list[Game]:
     return out
 
 
+def _check_two_colours(variant: str) -> None:
+    if variant_by_name(variant).n_colours != 2:
+        raise SolverError(f"opening books are built for two-colour variants (duo), not {variant}")
+
+
 def opening_positions(variant: str, first: Move | None = None) -> list[Game]:
     """The positions a book of ``variant`` covers (two-player variants with one colour each):
     the empty board; the second colour's reply to every first move of a largest piece; and the
     first colour's second move after ``first`` (its book move) and every such reply."""
-    v = variant_by_name(variant)
-    if v.n_colours != 2:
-        raise SolverError(f"opening books are built for two-colour variants (duo), not {variant}")
+    _check_two_colours(variant)
     out = [Game(variant)] + largest_piece_moves(variant, [])
     if first is not None:
         out += largest_piece_moves(variant, [first])
@@ -172,6 +175,9 @@ def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: i
     built with the same playouts and seed) are taken over instead of searched again."""
     from concurrent.futures import ProcessPoolExecutor
 
+    _check_two_colours(variant)
+    if playouts < 1 or workers < 1 or second_lines < 0:
+        raise SolverError("playouts and workers must be at least 1, second lines at least 0")
     about = {"playouts": playouts, "seed": seed, "strategy": "mcts", "second_lines": second_lines}
     if base is not None and (base.variant != variant or base.about.get("playouts") != playouts
                              or base.about.get("seed") != seed):
@@ -222,6 +228,8 @@ def main(argv: list[str]) -> int:
               file=sys.stderr)
         return 2
     try:
+        if not all(a.isdigit() for a in argv[1:]):
+            raise ValueError("PLAYOUTS, SEED, WORKERS and SECOND_LINES are whole numbers")
         numbers = [int(a) for a in argv[1:]] + [1, 1, 0][len(argv) - 2:]
         playouts, seed, workers, lines = numbers[:4]
         old = OpeningBook.for_variant(argv[0])
@@ -232,6 +240,9 @@ def main(argv: list[str]) -> int:
     except (SolverError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("interrupted: the book was not changed", file=sys.stderr)
+        return 130
     book.save(book_path(argv[0]))
     print(f"{len(book)} positions written to {book_path(argv[0])}")
     return 0
