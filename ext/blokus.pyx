@@ -732,13 +732,8 @@ cdef class Position:
         """Smallest piece the playouts consider for ``colour`` here: ``opening_min_size``, or 1
         if no piece that large can be placed."""
         self._check_colour(colour)
-        cdef const PieceTables* T = tables(&self.s)
-        cdef int size = opening_min_size(&self.s), i
-        cdef uint32_t pieces = 0
-        for i in range(T.n_pieces):
-            if T.p_size[i] >= size:
-                pieces |= (<uint32_t>1) << i
-        return size if scan(&self.s, colour, NULL, 1, pieces, NULL) else 1
+        cdef int size = opening_min_size(&self.s)
+        return size if scan(&self.s, colour, NULL, 1, pieces_of_size(&self.s, size), NULL) else 1
 
     def _legal_codes(self, int colour, codes):
         cdef int32_t[::1] cv = np.ascontiguousarray(codes, dtype=np.int32)
@@ -1739,6 +1734,17 @@ cdef int local_pick(const State* s, int base, const move_t* moves, int n, const 
     return n - 1
 
 
+cdef inline uint32_t pieces_of_size(const State* s, int size) noexcept nogil:
+    """Bit mask of the set's pieces with at least ``size`` cells."""
+    cdef const PieceTables* T = tables(s)
+    cdef uint32_t mask = 0
+    cdef int i
+    for i in range(T.n_pieces):
+        if T.p_size[i] >= size:
+            mask |= (<uint32_t>1) << i
+    return mask
+
+
 cdef inline int largest_left(const State* s, int k, uint32_t pieces) noexcept nogil:
     """Cells of colour k's largest piece not yet placed among ``pieces`` (0: none)."""
     cdef const PieceTables* T = tables(s)
@@ -1783,17 +1789,13 @@ cdef int local_move(const State* s, int k, uint32_t others, int base, move_t* mo
     (skipped when ``can_reach`` says none can), the allowed pieces anywhere, then the same for
     every piece -- and the first step that finds any decides: the same choice as scoring every
     legal move, at a fraction of the cost."""
-    cdef const PieceTables* T = tables(s)
     cdef uint64_t loc[MAXROWS]
     cdef uint64_t mine[MAXROWS]
     cdef int lo, hi, n, i, step, min_size = opening_min_size(s)
     cdef int any_local = local_planes(s, k, others, loc, mine, &lo, &hi)
     cdef uint32_t every = ~(<uint32_t>0), pieces = every
     if min_size > 1:
-        pieces = 0
-        for i in range(T.n_pieces):
-            if T.p_size[i] >= min_size:
-                pieces |= (<uint32_t>1) << i
+        pieces = pieces_of_size(s, min_size)
     for step in range(4):
         if step >= 2 and pieces == every:
             break

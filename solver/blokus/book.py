@@ -55,6 +55,8 @@ class OpeningBook:
         self.variant = variant
         self.entries = entries
         self.about = about or {}
+        #: most placements in any entry: deeper positions are not looked up at all
+        self.depth = max((key.count("|") for key in entries), default=0)
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -77,7 +79,8 @@ class OpeningBook:
     def lookup(self, game: Game) -> Move | None:
         """The book move for the colour to play in ``game``, or None if the position is not in
         the book (or the entry is not a legal move here)."""
-        if game.to_play is None or game.variant.name != self.variant:
+        if game.to_play is None or game.variant.name != self.variant \
+                or len(game.setup) + len(game.moves) > self.depth:
             return None
         text = self.entries.get(position_key(game))
         if text is None:
@@ -190,18 +193,18 @@ def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: i
     first = start.move_from_cells(first_text, start.to_play)
 
     def search(positions: list[Game], offset: int, pool) -> None:
-        tasks = [(variant, [g.move_text(m) for m in g.moves], playouts, seed * 1_000_003 + offset + i)
-                 for i, g in enumerate(positions)]
-        todo = []
+        keys, tasks = [], []
         for i, g in enumerate(positions):
-            if position_key(g) in known:
-                entries[position_key(g)] = known[position_key(g)]
+            key = position_key(g)
+            if key in known:
+                entries[key] = known[key]
             else:
-                todo.append(i)
-        for i, (text, _) in zip(todo, pool.map(_book_move, [tasks[i] for i in todo], chunksize=4), strict=True):
-            entries[position_key(positions[i])] = text
+                keys.append((offset + i, key))
+                tasks.append((variant, [g.move_text(m) for m in g.moves], playouts, seed * 1_000_003 + offset + i))
+        for (index, key), (text, _) in zip(keys, pool.map(_book_move, tasks, chunksize=4), strict=True):
+            entries[key] = text
             if log:
-                log(f"{offset + i + 1} {position_key(positions[i])} -> {text}")
+                log(f"{index + 1} {key} -> {text}")
 
     with ProcessPoolExecutor(max_workers=workers) as pool:
         positions = opening_positions(variant, first)[1:limit]
