@@ -60,6 +60,7 @@ DEF MAXHEIGHT = 24
 
 DEF MAXPLIES = 128
 DEF NFEAT = 16         # move evaluation features (EVAL_FEATURES)
+DEF MAXPARAMS = 32     # room for the mcts parameters (SEARCH_PARAMS, checked at import)
 DEF EVEN_COLS = 0x5555555555555555
 
 ctypedef uint32_t move_t
@@ -961,6 +962,12 @@ cdef struct SearchParams:
     int32_t learned       # 1: evaluate moves by the weights ``ew`` of EVAL_FEATURES instead
     int32_t local         # > 0: playouts answer the opponents' last moves (``local_pick``),
                           #   choosing among equals by local ** piece size; 0: ``playout_k``
+    int32_t centre_moves  # > 0: while fewer placements are on the board, the tree looks only at
+    double centre_radius  #   moves reaching as close to the board's centre (``Config.centre``)
+    double centre_slack   #   as any move does -- or within centre_radius of it, where all count
+                          #   as equal -- give or take centre_slack
+    int32_t connect_moves # > 0: while fewer placements are on the board and some move touches a
+                          #   partner colour (same side) along an edge, the tree looks only at those
     double ew[NFEAT]
 
 
@@ -975,6 +982,8 @@ cdef struct Config:
     int32_t sims[MAXCOLOURS]            # mc: playouts per candidate; mcts: playouts per move
     double seconds[MAXCOLOURS]          # mcts: time per move (0: playout budget only)
     SearchParams sp[MAXCOLOURS]         # mcts: search parameters
+    float centre[MAXHEIGHT * 64]        # distance of cell (x, y) (index y * 64 + x) to the board's
+                                        #   centre (filled only if a player uses centre_moves)
 
 
 cdef inline int mover_of(const Config* cfg, const State* s, int k) noexcept nogil:
@@ -1487,6 +1496,75 @@ cdef inline int open_count(const SearchParams* sp, const Node* nd) noexcept nogi
     return n if n > 1 else 1
 
 
+cdef float move_centre(const Config* cfg, const State* s, int code) noexcept nogil:
+    """The distance to the board's centre of the placement's closest cell."""
+    cdef const PieceTables* T = tables(s)
+    cdef int o, r, c, i, x
+    cdef uint64_t m
+    cdef float d, best = 1e30
+    decode(s, code, &o, &r, &c)
+    for i in range(T.o_h[o]):
+        m = T.o_rows[o][i] << c
+        while m:
+            x = ctz64(m)
+            m &= m - 1
+            d = cfg.centre[(r + i) * 64 + x]
+            if d < best:
+                best = d
+    return best
+
+
+cdef int centre_filter(const Config* cfg, const SearchParams* sp, const State* s, move_t* moves,
+                       int n) noexcept nogil:
+    """Keep (in order) the moves whose closest cell to the centre is within ``centre_slack`` of
+    the closest any of the ``n`` moves reaches (or of ``centre_radius`` if that is farther out);
+    returns how many are kept."""
+    cdef int i, kept = 0
+    cdef float best = 1e30, d
+    for i in range(n):
+        d = move_centre(cfg, s, moves[i])
+        if d < best:
+            best = d
+    if best < sp.centre_radius:
+        best = <float>sp.centre_radius
+    best += <float>sp.centre_slack
+    for i in range(n):
+        if move_centre(cfg, s, moves[i]) <= best:
+            moves[kept] = moves[i]
+            kept += 1
+    return kept
+
+
+cdef int connect_filter(const Config* cfg, const State* s, int k, move_t* moves, int n) noexcept nogil:
+    """If some of the ``n`` moves of colour k touch a partner colour's cells along an edge (a
+    scored colour of the same side: classic-2's second colour, a team mate's; none for a colour
+    that scores for nobody), keep only those (in order); returns how many are kept."""
+    cdef const PieceTables* T = tables(s)
+    cdef uint64_t partner[MAXROWS]
+    cdef int side = cfg.side_of[mover_of(cfg, s, k)]
+    cdef int i, j, y, o, r, c, row, kept = 0, any_partner = 0
+    if not cfg.counted[k]:
+        return n
+    for y in range(s.height):
+        partner[y] = 0
+    for j in range(s.n_colours):
+        if j != k and cfg.counted[j] and cfg.side_of[mover_of(cfg, s, j)] == side:
+            for y in range(s.height):
+                partner[y] |= s.c[j].own[y]
+                any_partner |= partner[y] != 0
+    if not any_partner:
+        return n
+    for i in range(n):
+        decode(s, moves[i], &o, &r, &c)
+        for j in range(T.o_h[o] + 2):
+            row = r - 1 + j
+            if 0 <= row < s.height and shifted(T.o_halo[o][j], c) & partner[row]:
+                moves[kept] = moves[i]
+                kept += 1
+                break
+    return kept if kept > 0 else n
+
+
 cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, int32_t ni, const State* s,
                 int want, Rng* rng) noexcept nogil:
     """Give node ``ni`` (position ``s``, ``to_play`` already past the passes) room for ``want``
@@ -1504,6 +1582,10 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, int32_t ni
     cdef Node* c
     cdef int side = cfg.side_of[mover_of(cfg, s, k)]
     t.listed += n
+    if s.n_placed < sp.centre_moves:
+        n = centre_filter(cfg, sp, s, t.moves, n)
+    if s.n_placed < sp.connect_moves:
+        n = connect_filter(cfg, s, k, t.moves, n)
     have = nd.n_child if nd.first >= 0 else 0
     m = want if want < n else n
     if m > MAXCHILD:
@@ -1965,14 +2047,16 @@ SEARCH_PARAMS = (
     ("explore", 0.1), ("prior_n", 2.0), ("prior_lo", 0.3), ("prior_hi", 0.6), ("rave_k", 3000.0),
     ("score_weight", 0.3), ("score_scale", 10.0), ("widen_base", 3.0), ("widen", 1.0),
     ("playout_k", 3.0), ("expand_after", 1.0), ("w_own", 0.1), ("w_taken", 3.0), ("learned", 1.0),
-    ("local", 3.0),
+    ("local", 3.0), ("centre_moves", 0.0), ("centre_radius", 2.0),
+    ("centre_slack", 0.3), ("connect_moves", 0.0),
 )
+assert len(SEARCH_PARAMS) <= MAXPARAMS
 
 
 cdef void params_from(SearchParams* sp, values, weights) except *:
     """Search parameters (``SEARCH_PARAMS`` order) and the evaluation weights (``EVAL_FEATURES``
     order; needed only with ``learned`` = 1)."""
-    cdef double v[15]
+    cdef double v[MAXPARAMS]
     if len(values) != len(SEARCH_PARAMS):
         raise ValueError(f"{len(SEARCH_PARAMS)} search parameters expected")
     for i in range(len(SEARCH_PARAMS)):
@@ -1985,6 +2069,10 @@ cdef void params_from(SearchParams* sp, values, weights) except *:
     sp.w_taken = v[12]
     sp.learned = <int32_t>v[13]
     sp.local = <int32_t>v[14]
+    sp.centre_moves = <int32_t>v[15]
+    sp.centre_radius = v[16]
+    sp.centre_slack = v[17]
+    sp.connect_moves = <int32_t>v[18]
     if sp.learned:
         if weights is None or len(weights) != NFEAT:
             raise ValueError(f"learned evaluation: {NFEAT} weights expected")
@@ -1994,8 +2082,9 @@ cdef void params_from(SearchParams* sp, values, weights) except *:
 
 cdef void config_from(Config* cfg, int n_colours, player_of, counted, side_of, players) except *:
     """Fill ``cfg`` from the variant's tables and one strategy tuple per player:
-    (kind, candidates, playouts, seconds, search parameter values[, evaluation weights])."""
-    cdef int k, p
+    (kind, candidates, playouts, seconds, search parameter values[, evaluation weights[, the
+    board's distances to its centre, per row and column (read only if ``centre_moves`` > 0)]])."""
+    cdef int k, p, x, y, have_centre = 0
     memset(cfg, 0, sizeof(Config))
     cfg.n_players = len(players)
     cfg.n_sides = max(side_of) + 1
@@ -2013,6 +2102,16 @@ cdef void config_from(Config* cfg, int n_colours, player_of, counted, side_of, p
         cfg.sims[p] = max(0, sims)
         cfg.seconds[p] = max(0.0, seconds)
         params_from(&cfg.sp[p], params if params is not None else [v for _, v in SEARCH_PARAMS], weights)
+        if cfg.sp[p].centre_moves > 0 and not have_centre:
+            centre = players[p][6] if len(players[p]) > 6 else None
+            if centre is None or len(centre) > MAXHEIGHT:
+                raise ValueError("centre_moves needs the board's distances to its centre, a row per board row")
+            for y in range(len(centre)):
+                if len(centre[y]) > 64:
+                    raise ValueError("centre distances: more than 64 columns")
+                for x in range(len(centre[y])):
+                    cfg.centre[y * 64 + x] = float(centre[y][x])
+            have_centre = 1
 
 
 cdef struct Workspace:

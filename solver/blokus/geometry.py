@@ -291,6 +291,20 @@ class Geometry:
         """Whether a shape of this parity may be moved by (dx, dy) onto this board's lattice."""
         return self.lattice.shift_parity(shape_parity, dx + dy) == self.parity
 
+    @cached_property
+    def centre_distances(self) -> tuple[tuple[float, ...], ...]:
+        """Per row y and column x, the distance in drawing units from the cell's centre to the
+        board's centre (the mean of its cells' centres); cells off the board get 1e6.  The search
+        uses it to steer its first moves towards the middle (``centre_moves``)."""
+        centres = {}
+        for cell in self.cells:
+            pts = self.polygon(cell)
+            centres[cell] = (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+        mx = sum(p[0] for p in centres.values()) / len(centres)
+        my = sum(p[1] for p in centres.values()) / len(centres)
+        return tuple(tuple(math.hypot(centres[x, y][0] - mx, centres[x, y][1] - my) if (x, y) in centres
+                           else 1e6 for x in range(self.width)) for y in range(self.height))
+
     def corner_points(self, cell: Cell) -> list[Vertex]:
         """The cell's corner points (lattice coordinates) in counter-clockwise order."""
         pts = {v: self.lattice.point(v) for v in self.lattice.vertices(cell, self.parity)}

@@ -46,7 +46,11 @@ SEARCH_LIMITS: dict[str, tuple[float, float]] = {
     "rave_k": (1.0, 1e9), "score_weight": (0.0, 1.0), "score_scale": (0.1, 1000.0),
     "widen_base": (1.0, 1000.0), "widen": (0.0, 1000.0), "playout_k": (1, 64), "expand_after": (0, 1000),
     "w_own": (0.0, 100.0), "w_taken": (0.0, 100.0), "learned": (0, 1),
-    "local": (0, 10),
+    "local": (0, 10), "centre_moves": (0, 100), "centre_radius": (0.0, 100.0),
+    "centre_slack": (0.0, 100.0), "connect_moves": (0, 100),
+}
+#: mcts defaults that differ by variant (measured there; every other variant uses SEARCH_PARAMS)
+VARIANT_DEFAULTS: dict[str, dict[str, float]] = {
 }
 MC_DEFAULT = (8, 16)
 MCTS_DEFAULT_PLAYOUTS = 1000
@@ -80,12 +84,15 @@ class Strategy:
         return self.name
 
     def engine_tuple(self, variant: Variant) -> tuple:
-        """(kind, candidates, playouts, seconds, search parameter values, evaluation weights) for
-        the engine; the weights are ``variant``'s learned ones (``solver.blokus.evaluation``)."""
+        """(kind, candidates, playouts, seconds, search parameter values, evaluation weights, centre
+        distances) for the engine: the parameters are ``SEARCH_PARAMS``, then ``variant``'s own
+        defaults (``VARIANT_DEFAULTS``), then the spec's; the weights are ``variant``'s learned ones
+        (``solver.blokus.evaluation``), the distances its board's (``Geometry.centre_distances``)."""
         values = dict(SEARCH_PARAMS)
+        values.update(VARIANT_DEFAULTS.get(variant.name, {}))
         values.update(self.params)
         return (self.kind, self.candidates, self.playouts, self.seconds, [values[k] for k in SEARCH_PARAMS],
-                weights_for(variant))
+                weights_for(variant), variant.geometry.centre_distances)
 
     def with_budget(self, playouts: int | None = None, seconds: float | None = None) -> Strategy:
         """This strategy with another search budget (playouts for mc/mcts, seconds for mcts)."""
