@@ -51,6 +51,7 @@ SEARCH_LIMITS: dict[str, tuple[float, float]] = {
 }
 #: mcts defaults that differ by variant (measured there; every other variant uses SEARCH_PARAMS)
 VARIANT_DEFAULTS: dict[str, dict[str, float]] = {
+    "classic-2": {"centre_moves": 12.0, "connect_moves": 14.0},
 }
 MC_DEFAULT = (8, 16)
 MCTS_DEFAULT_PLAYOUTS = 1000
