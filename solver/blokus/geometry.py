@@ -296,14 +296,16 @@ class Geometry:
         """Per row y and column x, the distance in drawing units from the cell's centre to the
         board's centre (the mean of its cells' centres); cells off the board get 1e6.  The search
         uses it to steer its first moves towards the middle (``centre_moves``)."""
-        centres = {}
-        for cell in self.cells:
-            pts = self.polygon(cell)
-            centres[cell] = (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+        centres = {cell: self.cell_centre(cell) for cell in self.cells}
         mx = sum(p[0] for p in centres.values()) / len(centres)
         my = sum(p[1] for p in centres.values()) / len(centres)
         return tuple(tuple(math.hypot(centres[x, y][0] - mx, centres[x, y][1] - my) if (x, y) in centres
                            else 1e6 for x in range(self.width)) for y in range(self.height))
+
+    def cell_centre(self, cell: Cell) -> Point:
+        """Drawing coordinates of the cell's centre (the mean of its corners)."""
+        pts = self.polygon(cell)
+        return sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
 
     def corner_points(self, cell: Cell) -> list[Vertex]:
         """The cell's corner points (lattice coordinates) in counter-clockwise order."""

@@ -104,9 +104,7 @@ def svg_board(geometry: Any, placements: Iterable[Placement], *, title: str = ""
     board = " ".join(path([to_picture(p) for p in geometry.polygon(c)]) for c in geometry.cells)
     out.append(f'<path d="{board}" fill="#f4f4f4" stroke="#cccccc" stroke-width="1"/>')
     for c in marks:
-        poly = [to_picture(p) for p in geometry.polygon(c)]
-        x = sum(p[0] for p in poly) / len(poly)
-        y = sum(p[1] for p in poly) / len(poly)
+        x, y = to_picture(geometry.cell_centre(c))
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{cell / 8:.1f}" fill="#999999"/>')
     for colour, cells in placements:
         cells = [tuple(c) for c in cells]
