@@ -39,6 +39,10 @@ def _load(path: str):
 
     return read_file(path)
 
+ponder_option = click.option("--ponder", is_flag=True,
+                             help="mcts with --time: think on (one tree) while the opponent thinks; "
+                                  "the moves then depend on the opponent's thinking time.")
+
 
 @group.command()
 @click.argument("game_file", metavar="GAME.blksgf")
@@ -229,13 +233,15 @@ def play(game_file: str, strategy: str, seconds: float | None, seed: int, thread
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=1, show_default=True, help="Seed.")
 @threads_option
 @book_option
-def gtp(variant: str, strategy: str, seconds: float | None, seed: int, threads: int, book: bool) -> None:
+@ponder_option
+def gtp(variant: str, strategy: str, seconds: float | None, seed: int, threads: int, book: bool,
+        ponder: bool) -> None:
     """A GTP engine on stdin/stdout in the dialect of Pentobi's (set_game, play, genmove, undo,
     all_legal, final_score, showboard, loadsgf, savesgf, ...)."""
     from solver.blokus.gtp import GtpEngine
 
     engine = GtpEngine(variant_by_name(variant), strategy, seed=seed, seconds=seconds, threads=threads,
-                       book=book)
+                       book=book, ponder=ponder)
 
     def write(text: str) -> None:
         sys.stdout.write(text)
@@ -257,6 +263,7 @@ def gtp(variant: str, strategy: str, seconds: float | None, seed: int, threads: 
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=1, show_default=True, help="Seed.")
 @threads_option
 @book_option
+@ponder_option
 @click.option("--game-timeout", type=click.FloatRange(1, 86400), default=600, show_default=True,
               help="Seconds a game may last before it is abandoned (counted as not played).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
@@ -267,7 +274,7 @@ def gtp(variant: str, strategy: str, seconds: float | None, seed: int, threads: 
               help="Write every game as an SGF collection.")
 @click.option("--quiet", "-q", is_flag=True, help="No line per game on stderr.")
 def match(variant: str, strategy: str, opponent: str, games: int, seconds: float | None, seed: int,
-          threads: int, book: bool, game_timeout: float, output: str, summary_file: str | None,
+          threads: int, book: bool, ponder: bool, game_timeout: float, output: str, summary_file: str | None,
           sgf_file: str | None, quiet: bool) -> None:
     """Play our strategy against another GTP engine, colours alternating; per-game CSV and a summary
     (score with Wilson interval, mean margin, time per move of both sides)."""
@@ -279,7 +286,7 @@ def match(variant: str, strategy: str, opponent: str, games: int, seconds: float
         if path and path != "-":
             check_writable(path)
     m = Match(variant_by_name(variant), strategy, opponent, seed=seed, seconds=seconds,
-              timeout=game_timeout, threads=threads, book=book)
+              timeout=game_timeout, threads=threads, book=book, ponder=ponder)
     played: list = []
 
     def report(g) -> None:

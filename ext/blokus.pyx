@@ -1374,6 +1374,13 @@ cdef extern from "<time.h>" nogil:
     int clock_gettime(int clk_id, timespec* tp)
     int CLOCK_MONOTONIC
 
+cdef extern from *:
+    """
+    static inline int read_flag(const int *flag) { return *(const volatile int *)flag; }
+    """
+    int read_flag(const int* flag) noexcept nogil   # a flag another thread may set: read it afresh
+
+
 DEF MAXCHILD = 192
 DEF MAXDEPTH = 96
 
@@ -1406,6 +1413,7 @@ cdef struct Search:
     int32_t path[MAXDEPTH]
     int64_t playouts
     int64_t listed
+    int halt              # set (``Searcher.halt``) to end a running search after its simulation
 
 
 cdef inline double now_seconds() noexcept nogil:
@@ -2008,8 +2016,8 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, co
 
 cdef int64_t run_search(const Config* cfg, const SearchParams* sp, Search* t, const State* root,
                         Rng* rng, int64_t max_playouts, double max_seconds) noexcept nogil:
-    """Simulations from ``root`` until ``max_playouts`` (if > 0) or ``max_seconds`` (if > 0);
-    returns how many were run."""
+    """Simulations from ``root`` until ``max_playouts`` (if > 0) or ``max_seconds`` (if > 0),
+    or until ``t.halt`` is set; returns how many were run."""
     cdef int64_t done = 0
     cdef double deadline = 0
     if max_seconds > 0:
@@ -2018,6 +2026,8 @@ cdef int64_t run_search(const Config* cfg, const SearchParams* sp, Search* t, co
         if max_playouts > 0 and done >= max_playouts:
             break
         if max_seconds > 0 and (done & 7) == 0 and now_seconds() >= deadline:
+            break
+        if read_flag(&t.halt):
             break
         simulate_once(cfg, sp, t, root, rng)
         done += 1
@@ -2362,6 +2372,11 @@ cdef class Searcher:
     def clear(self):
         """Forget the tree."""
         search_reset(&self.t)
+
+    def halt(self, bint on=True):
+        """Make a ``search`` running in another thread return after its current simulation
+        (pondering ends this way), and keep later searches from starting until ``halt(False)``."""
+        self.t.halt = 1 if on else 0
 
     def advance(self, moves) -> bool:
         """Descend along ``moves`` ((colour, code) pairs played since the last search's root);

@@ -6,6 +6,7 @@ import csv
 import io
 import random
 import sys
+import time
 
 import pytest
 from blokus_reference import RefPosition
@@ -126,6 +127,53 @@ def test_mcts_player_tree_reuse_and_threads():
     g.play(choose_move(g, "random", seed=5))   # a reply outside the tree: cleared, still legal
     move3, _, stats3 = one.genmove(g)
     assert g.is_legal(move3)
+
+
+def test_pondering_searches_on_while_the_opponent_thinks():
+    g = Game("duo")
+    p = MctsPlayer(g.variant, "mcts", seed=1, book=False)
+    assert not p.ponder(g, 0)                       # nothing searched yet: nothing to ponder
+    assert p.stop_pondering() is None
+    move, _, _ = p.genmove(g, seconds=0.05)
+    g.play(move)
+    assert p.ponder(g, 0)                           # the opponent to play, our tree searches on
+    deadline = time.monotonic() + 30
+    while p._pondering[0].nodes_used < 2000 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    found = p.stop_pondering()                      # ends at once, its tree kept
+    assert found["playouts"] > 0 and p.stop_pondering() is None
+    reply_colour, reply_code, reply_visits = max(found["children"], key=lambda c: c[2])[:3]
+    assert reply_colour == g.to_play and reply_visits > 0
+    g.play(g.move_from_code(reply_colour, reply_code))
+    move2, cands, stats = p.genmove(g, playouts=50)
+    assert stats["reused"] and stats["playouts"] == 50 and g.is_legal(move2)
+    # the subtree pondered below the reply is in the statistics: more than this search's 50
+    assert sum(c.visits for c in cands) >= 50 + reply_visits - 2
+    g.play(move2)
+    assert p.ponder(g, 0)
+    p.stop_pondering()
+
+
+def test_pondering_needs_mcts_and_a_time_budget(capsys):
+    with pytest.raises(SolverError, match="time budget"):
+        GtpEngine("duo", "mcts:100", ponder=True)
+    with pytest.raises(SolverError, match="for mcts"):
+        GtpEngine("duo", "greedy", ponder=True)
+    code, _, err = run(["blokus", "match", "--opponent", "x", "--ponder"], capsys)
+    assert code == 2 and "time budget" in err and err.count("\n") == 1
+
+
+def test_gtp_engine_ponders_between_commands():
+    e = GtpEngine("duo", "mcts", seconds=0.02, ponder=True, book=False)
+    first = e.handle("genmove b")
+    assert first.startswith("= ") and e.player._pondering is not None
+    reply = e.handle("genmove w")                  # the next command ends the pondering first
+    assert reply.startswith("= ")
+    assert e.handle("undo") == "=\n\n" and e.player._pondering is None
+    assert e.handle("all_legal w").startswith("= ")
+    e.handle("genmove w")
+    e.run(iter(["final_score\n", ""]).__next__, lambda text: None)
+    assert e.player._pondering is None              # stopped at the end of input
 
 
 # ---------------------------------------------------------------- GTP

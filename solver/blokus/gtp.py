@@ -54,13 +54,21 @@ class GtpEngine:
     """A GTP engine playing one strategy; ``handle(line)`` returns the full response text."""
 
     def __init__(self, variant: str | Variant = "duo", strategy: str | Strategy = "mcts", seed: int = 0,
-                 seconds: float | None = None, threads: int = 1, book: bool = True) -> None:
+                 seconds: float | None = None, threads: int = 1, book: bool = True,
+                 ponder: bool = False) -> None:
         self.variant = variant_by_name(variant) if isinstance(variant, str) else variant
         self.strategy = parse_strategy(strategy) if isinstance(strategy, str) else strategy
         self.strategy = self.strategy.with_budget(seconds=seconds) if seconds else self.strategy
         self.seed = seed
         self.threads = threads
         self.book = book           # mcts: play the variant's opening book moves (solver.blokus.book)
+        self.ponder = ponder       # mcts: search on after our genmove until the next command
+        if ponder and self.strategy.name != "mcts":
+            raise SolverError(f"pondering is for mcts, not {self.strategy.name}")
+        if ponder and not self.strategy.seconds:
+            raise SolverError("pondering needs a time budget (--time): with a playout budget it would "
+                              "make the moves depend on the opponent's thinking time")
+        self.player: MctsPlayer | None = None
         self.last_from_book = False
         self.quit = False
         self._new_game()
@@ -94,6 +102,7 @@ class GtpEngine:
         line = line.split("#", 1)[0].replace("\t", " ").strip()
         if not line:
             return ""
+        self.stop_pondering()
         words = line.split()
         ident = ""
         if words[0].isdigit():
@@ -118,9 +127,22 @@ class GtpEngine:
             out = self.handle(line)
             if out:
                 write(out)
+        self.stop_pondering()
 
     # ------------------------------------------------------------------ commands
+    def start_pondering(self, game: Game, colour: int) -> bool:
+        """With ``ponder``, think on in the background for the player of ``colour`` (who has just
+        moved in ``game``) until the next command or ``stop_pondering``."""
+        if not self.ponder or self.player is None:
+            return False
+        return self.player.ponder(game, game.player_of_colour(colour))
+
+    def stop_pondering(self) -> None:
+        if self.player is not None:
+            self.player.stop_pondering()
+
     def _new_game(self) -> None:
+        self.stop_pondering()
         self.game = Game(self.variant)
         self.player = self._new_player()
 
@@ -181,6 +203,7 @@ class GtpEngine:
         move = self.choose(self.game)
         if commit:
             self.game.play(move)
+            self.start_pondering(self.game, k)
         return self.game.move_text(move)
 
     def choose(self, game: Game) -> Move:

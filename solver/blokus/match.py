@@ -62,7 +62,7 @@ class Match:
 
     def __init__(self, variant: Variant, strategy: str, opponent: str, seed: int = 0,
                  seconds: float | None = None, timeout: float = 600.0, threads: int = 1,
-                 book: bool = True) -> None:
+                 book: bool = True, ponder: bool = False) -> None:
         if variant.n_players != 2:
             raise SolverError(f"matches are for two-player variants (duo, classic-2, trigon-2), not {variant.name}")
         self.variant = variant
@@ -76,9 +76,10 @@ class Match:
         self.timeout = timeout
         self.threads = threads
         self.book = book
+        self.ponder = ponder
         self.client: GtpClient | None = None
         # checks the spec before any game starts
-        GtpEngine(variant, strategy, seed=seed, seconds=seconds, threads=threads, book=book)
+        GtpEngine(variant, strategy, seed=seed, seconds=seconds, threads=threads, book=book, ponder=ponder)
 
     def start(self) -> None:
         """Start the opponent now (SolverError if it cannot be started)."""
@@ -99,7 +100,7 @@ class Match:
         v = self.variant
         result = MatchGame(index, index % 2)
         ours = GtpEngine(v, self.strategy, seed=(self.seed * 7_919 + index) & 0xFFFFFFFF,
-                         seconds=self.seconds, threads=self.threads, book=self.book)
+                         seconds=self.seconds, threads=self.threads, book=self.book, ponder=self.ponder)
         game = ours.game
         result.game = game
         deadline = time.monotonic() + self.timeout
@@ -122,6 +123,7 @@ class Match:
                     result.book_moves += ours.last_from_book
                     text = game.move_text(move)
                     game.play(move)
+                    ours.start_pondering(game, k)   # with ponder: think while the opponent does
                     try:
                         client.send(f"play {colour} {text}", timeout=max(1.0, deadline - time.monotonic()))
                     except GtpError as exc:
@@ -150,10 +152,12 @@ class Match:
                 if theirs != mine:
                     raise GtpError(f"final scores disagree: ours {mine}, the opponent's {theirs}")
         except GtpError as exc:
+            ours.stop_pondering()
             result.note = f"{exc} ({len(game.moves)} moves played)"
             if self.client is not None and self.client.proc.poll() is None and "time limit" in str(exc):
                 self.client.proc.kill()
             return result
+        ours.stop_pondering()
         pts = side_points(game)
         me = v.sides[result.seat]
         result.points, result.opponent_points = pts[me], pts[1 - me]
@@ -216,4 +220,6 @@ def summary(match: Match, games: list[MatchGame]) -> dict:
                                       if their_moves else float("nan")),
         "book": match.book,
         "book_moves_per_game": sum(g.book_moves for g in played) / n if n else float("nan"),
+        "threads": match.threads,
+        "ponder": match.ponder,
     }

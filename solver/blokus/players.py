@@ -56,6 +56,8 @@ VARIANT_DEFAULTS: dict[str, dict[str, float]] = {
 MC_DEFAULT = (8, 16)
 MCTS_DEFAULT_PLAYOUTS = 1000
 MAX_PLAYOUTS = 10_000_000
+#: the longest a ``ponder`` search runs if nothing stops it
+PONDER_SECONDS = 600.0
 
 
 @dataclass(frozen=True)
@@ -247,6 +249,9 @@ class MctsPlayer:
 
     ``genmove(game)`` returns the chosen move and the candidates, best first.  The player follows
     the game by its move list: moves played since its last search are looked up in its tree.
+    ``ponder(game, player)`` searches on in the background while the opponents think (the first
+    tree only), until the next ``genmove`` or ``stop_pondering``: what it found below the reply
+    actually played is kept by the tree reuse.
     With ``book`` it plays the variant's opening book move where there is one (no search, no
     candidates, ``stats["book"]``); with ``bank_time`` a time budget is a mean per move over
     the game (``TimeBank``).
@@ -272,6 +277,7 @@ class MctsPlayer:
         #: with ``bank_time``, a time budget is a mean per move over the game (``TimeBank``)
         self.bank_time = bank_time
         self._banks: dict[int, TimeBank] = {}
+        self._pondering: tuple | None = None   # (tree, its thread, its result once done)
 
     def _searchers_for(self, player: int, s: Strategy) -> list:
         if player not in self._searchers:
@@ -281,9 +287,60 @@ class MctsPlayer:
                                        for _ in range(self.threads)]
         return self._searchers[player]
 
+    def _follow(self, game: Game, player: int, searchers: list) -> bool:
+        """Bring ``player``'s trees to the position of ``game``: descend along the moves played
+        since their last search (tree reuse; True if the subtree was kept) or clear them."""
+        seen = self._seen.get(player)
+        moves = game.setup + game.moves
+        reused = False
+        if self.reuse and seen is not None and moves[:len(seen)] == seen:
+            since = [(m.colour, m.code) for m in moves[len(seen):]]
+            reused = all([t.advance(since) for t in searchers])
+        if not reused:
+            for t in searchers:
+                t.clear()
+        self._seen[player] = list(moves)
+        return reused
+
+    def ponder(self, game: Game, player: int, seconds: float = PONDER_SECONDS) -> bool:
+        """Think on the opponents' time: search ``game`` (another player to move) in the
+        background for ``player``'s tree until ``genmove`` or ``stop_pondering`` (at most
+        ``seconds``).  False if there is nothing to ponder: the game is over, ``player`` has not
+        searched yet in this game, or the player keeps no tree (``reuse`` off).  Pondering makes a search's result depend on the
+        opponent's thinking time, so it is for time budgets only."""
+        self.stop_pondering()
+        searchers = self._searchers.get(player)
+        if game.to_play is None or not self.reuse or not searchers or player not in self._seen:
+            return False
+        self._follow(game, player, searchers)
+        tree = searchers[0]
+        self._calls += 1
+        seed = (self.seed * 1_000_003 + self._calls) & 0xFFFFFFFFFFFFFFFF
+        tree.halt(False)
+        position = game.position.copy()
+        found: dict = {}
+        worker = threading.Thread(target=lambda: found.update(tree.search(position, seed, 0, seconds)),
+                                  daemon=True)
+        worker.start()
+        self._pondering = (tree, worker, found)
+        return True
+
+    def stop_pondering(self) -> dict | None:
+        """End a ``ponder`` search; its tree keeps what it found.  Returns the search's result
+        (``Searcher.search``: playouts, the root's children), None if no ponder search ran."""
+        if self._pondering is None:
+            return None
+        tree, worker, found = self._pondering
+        tree.halt(True)
+        worker.join()
+        tree.halt(False)
+        self._pondering = None
+        return found
+
     def genmove(self, game: Game, playouts: int | None = None,
                 seconds: float | None = None) -> tuple[Move | None, list[Candidate], dict]:
         """Search the position of ``game`` for its colour to play; (move, candidates, stats)."""
+        self.stop_pondering()
         k = game.to_play
         if k is None:
             return None, [], {"playouts": 0}
@@ -311,16 +368,7 @@ class MctsPlayer:
             return known, [], {"playouts": 0, "listed": 0, "reused": False, "book": True}
         p = game.player_of_colour(k)
         searchers = self._searchers_for(p, s)
-        seen = self._seen.get(p)
-        moves = game.setup + game.moves
-        reused = False
-        if self.reuse and seen is not None and moves[:len(seen)] == seen:
-            since = [(m.colour, m.code) for m in moves[len(seen):]]
-            reused = all([t.advance(since) for t in searchers])
-        if not reused:
-            for t in searchers:
-                t.clear()
-        self._seen[p] = list(moves)
+        reused = self._follow(game, p, searchers)
         self._calls += 1
         results: list[dict] = [{}] * len(searchers)
         base = (self.seed * 1_000_003 + self._calls) & 0xFFFFFFFFFFFFFFFF
