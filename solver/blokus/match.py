@@ -118,12 +118,12 @@ class Match:
                 if game.player_of_colour(k) == result.seat:
                     t0 = time.perf_counter()
                     move = ours.choose(game)
-                    result.our_seconds += time.perf_counter() - t0
-                    result.our_moves += 1
-                    result.book_moves += ours.last_from_book
                     text = game.move_text(move)
                     game.play(move)
                     ours.start_pondering(game, k)   # with ponder: think while the opponent does
+                    result.our_seconds += time.perf_counter() - t0   # starting it is on our clock
+                    result.our_moves += 1
+                    result.book_moves += ours.last_from_book
                     try:
                         client.send(f"play {colour} {text}", timeout=max(1.0, deadline - time.monotonic()))
                     except GtpError as exc:

@@ -325,6 +325,11 @@ class MctsPlayer:
         self._pondering = (tree, worker, found)
         return True
 
+    @property
+    def is_pondering(self) -> bool:
+        """True while a ``ponder`` search runs (or has ended unasked, at its time limit)."""
+        return self._pondering is not None
+
     def stop_pondering(self) -> dict | None:
         """End a ``ponder`` search; its tree keeps what it found.  Returns the search's result
         (``Searcher.search``: playouts, the root's children), None if no ponder search ran."""
