@@ -121,7 +121,7 @@ class Match:
                     text = game.move_text(move)
                     game.play(move)
                     ours.start_pondering(game, k)   # with ponder: think while the opponent does
-                    result.our_seconds += time.perf_counter() - t0   # starting it is on our clock
+                    result.our_seconds += time.perf_counter() - t0   # starting it is on our clock too
                     result.our_moves += 1
                     result.book_moves += ours.last_from_book
                     try:

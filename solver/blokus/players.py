@@ -287,11 +287,11 @@ class MctsPlayer:
                                        for _ in range(self.threads)]
         return self._searchers[player]
 
-    def _follow(self, game: Game, player: int, searchers: list) -> bool:
-        """Bring ``player``'s trees to the position of ``game``: descend along the moves played
-        since their last search (tree reuse; True if the subtree was kept) or clear them."""
+    def _follow(self, moves: list[Move], player: int, searchers: list) -> bool:
+        """Bring ``player``'s trees to the position after ``moves`` (the game's setup and moves):
+        descend along the moves played since their last search (tree reuse; True if the subtree
+        was kept) or clear them."""
         seen = self._seen.get(player)
-        moves = game.setup + game.moves
         reused = False
         if self.reuse and seen is not None and moves[:len(seen)] == seen:
             since = [(m.colour, m.code) for m in moves[len(seen):]]
@@ -306,21 +306,26 @@ class MctsPlayer:
         """Think on the opponents' time: search ``game`` (another player to move) in the
         background for ``player``'s tree until ``genmove`` or ``stop_pondering`` (at most
         ``seconds``).  False if there is nothing to ponder: the game is over, ``player`` has not
-        searched yet in this game, or the player keeps no tree (``reuse`` off).  Pondering makes a search's result depend on the
-        opponent's thinking time, so it is for time budgets only."""
+        searched yet in this game, or the player keeps no tree (``reuse`` off).  Pondering makes
+        a search's result depend on the opponent's thinking time, so it is for time budgets
+        only."""
         self.stop_pondering()
         searchers = self._searchers.get(player)
         if game.to_play is None or not self.reuse or not searchers or player not in self._seen:
             return False
-        self._follow(game, player, searchers)
+        moves = game.setup + game.moves
+        position = game.position.copy()
         tree = searchers[0]
         self._calls += 1
         seed = (self.seed * 1_000_003 + self._calls) & 0xFFFFFFFFFFFFFFFF
-        tree.halt(False)
-        position = game.position.copy()
         found: dict = {}
-        worker = threading.Thread(target=lambda: found.update(tree.search(position, seed, 0, seconds)),
-                                  daemon=True)
+
+        def work() -> None:   # on the opponents' time: descend along the moves since, then search
+            self._follow(moves, player, searchers)
+            found.update(tree.search(position, seed, 0, seconds))
+
+        tree.halt(False)
+        worker = threading.Thread(target=work, daemon=True)
         worker.start()
         self._pondering = (tree, worker, found)
         return True
@@ -373,7 +378,7 @@ class MctsPlayer:
             return known, [], {"playouts": 0, "listed": 0, "reused": False, "book": True}
         p = game.player_of_colour(k)
         searchers = self._searchers_for(p, s)
-        reused = self._follow(game, p, searchers)
+        reused = self._follow(game.setup + game.moves, p, searchers)
         self._calls += 1
         results: list[dict] = [{}] * len(searchers)
         base = (self.seed * 1_000_003 + self._calls) & 0xFFFFFFFFFFFFFFFF
