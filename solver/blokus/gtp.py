@@ -138,6 +138,7 @@ class GtpEngine:
         return self.player.ponder(game, game.player_of_colour(colour))
 
     def stop_pondering(self) -> None:
+        """End a pondering search, if one runs (its tree keeps what it found)."""
         if self.player is not None:
             self.player.stop_pondering()
 
