@@ -7,6 +7,7 @@ import sys
 import click
 import numpy as np
 
+from solver.blokus.players import MAX_THREADS
 from solver.blokus.selfplay import SelfPlay, strategies_for
 from solver.blokus.variants import FIRST_MOVE_RULES, TOUCH_RULES, VARIANTS, variant_by_name
 from solver.cli.options import monte_carlo_options, run_and_report
@@ -179,8 +180,9 @@ time_option = click.option("--time", "seconds", type=click.FloatRange(0.001, 360
                                 "to the next moves).")
 book_option = click.option("--book/--no-book", default=True, show_default=True,
                            help="mcts: play the variant's opening book moves where it has them (Duo).")
-threads_option = click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
-                              help="mcts: independent search trees run at once, visits added up.")
+threads_option = click.option("--threads", type=click.IntRange(1, MAX_THREADS), default=1, show_default=True,
+                              help="mcts: threads searching the one tree at once (not reproducible "
+                                   "with more than one).")
 
 
 @group.command()

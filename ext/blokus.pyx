@@ -34,6 +34,8 @@ from cpython.exc cimport PyErr_Clear
 from bits cimport ctz64, popcount64
 from rng cimport Rng, rng_seed, rng_next, rng_below
 
+import threading
+
 import numpy as np
 
 from solver.blokus.pieces import PIECE_SETS
@@ -1377,8 +1379,21 @@ cdef extern from "<time.h>" nogil:
 cdef extern from *:
     """
     static inline int read_flag(const int *flag) { return *(const volatile int *)flag; }
+    static inline int32_t load_acquire(const int32_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static inline void store_release(int32_t *p, int32_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    static inline int compare_swap(int32_t *p, int32_t expected, int32_t desired) {
+        return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
+    static inline int64_t fetch_add(int64_t *p, int64_t v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
     """
     int read_flag(const int* flag) noexcept nogil   # a flag another thread may set: read it afresh
+    # a tree searched by several threads at once (``Search.shared``): a node's child block is
+    # published by storing ``first`` and then ``n_child`` (release) and read in the other order
+    # (acquire), so a reader never sees more children than the block it reads holds
+    int32_t load_acquire(const int32_t* p) noexcept nogil
+    void store_release(int32_t* p, int32_t v) noexcept nogil
+    int compare_swap(int32_t* p, int32_t expected, int32_t desired) noexcept nogil
+    int64_t fetch_add(int64_t* p, int64_t v) noexcept nogil
 
 
 DEF MAXCHILD = 192
@@ -1393,27 +1408,35 @@ cdef struct Node:
     int32_t colour        # colour that made the move
     int32_t side          # side of the player who made it: values are from this side's view
     int32_t terminal      # 1: no colour can move after this move
+    int32_t busy          # 1 while a thread adds children to this node (shared trees only)
     float visits
     float value
     float rave_n
     float rave_v
 
 
+# The tree: a pool of nodes, children of a node contiguous.  One thread or several search it at
+# once (tree parallelism: ``shared``), each with a ``Worker`` of its own.
 cdef struct Search:
     Node* nodes
     int32_t cap
     int32_t used
     int32_t root
+    int32_t codespace      # move codes of the board searched (the AMAF tables' stride)
+    int32_t shared         # 1: several workers at once (virtual loss, node locks, atomic pool)
+    int64_t claimed        # shared: simulations started (a playout budget is shared this way)
+    int halt              # set (``Searcher.halt``) to end a running search after its simulation
+
+
+cdef struct Worker:        # one searching thread's scratch and counters
     move_t* moves          # MAXLIST scratch for move lists
     int64_t* keys          # MAXLIST scratch for sort keys
-    int32_t codespace      # move codes of the board searched (the AMAF tables' stride)
     int32_t* amaf_stamp    # [colour * codespace + code]: simulation that played it ...
     int16_t* amaf_ply      # ... and at which ply (first time)
     int32_t stamp
     int32_t path[MAXDEPTH]
     int64_t playouts
     int64_t listed
-    int halt              # set (``Searcher.halt``) to end a running search after its simulation
 
 
 cdef inline double now_seconds() noexcept nogil:
@@ -1423,18 +1446,12 @@ cdef inline double now_seconds() noexcept nogil:
 
 
 cdef int search_alloc(Search* t, int32_t cap, int32_t codespace) noexcept nogil:
-    """Allocate a search with room for ``cap`` nodes on a board of ``codespace`` move codes;
+    """Allocate a tree with room for ``cap`` nodes on a board of ``codespace`` move codes;
     0 on failure."""
     memset(t, 0, sizeof(Search))
     t.nodes = <Node*>malloc(cap * sizeof(Node))
-    t.moves = <move_t*>malloc(MAXLIST * sizeof(move_t))
-    t.keys = <int64_t*>malloc(MAXLIST * sizeof(int64_t))
-    t.amaf_stamp = <int32_t*>malloc(MAXCOLOURS * codespace * sizeof(int32_t))
-    t.amaf_ply = <int16_t*>malloc(MAXCOLOURS * codespace * sizeof(int16_t))
-    if not (t.nodes and t.moves and t.keys and t.amaf_stamp and t.amaf_ply):
-        search_free(t)
+    if not t.nodes:
         return 0
-    memset(t.amaf_stamp, 0, MAXCOLOURS * codespace * sizeof(int32_t))
     t.codespace = codespace
     t.cap = cap
     return 1
@@ -1442,11 +1459,55 @@ cdef int search_alloc(Search* t, int32_t cap, int32_t codespace) noexcept nogil:
 
 cdef void search_free(Search* t) noexcept nogil:
     cfree(t.nodes)
-    cfree(t.moves)
-    cfree(t.keys)
-    cfree(t.amaf_stamp)
-    cfree(t.amaf_ply)
     memset(t, 0, sizeof(Search))
+
+
+cdef int worker_alloc(Worker* w, int32_t codespace) noexcept nogil:
+    """Allocate a worker's scratch for a board of ``codespace`` move codes; 0 on failure."""
+    memset(w, 0, sizeof(Worker))
+    w.moves = <move_t*>malloc(MAXLIST * sizeof(move_t))
+    w.keys = <int64_t*>malloc(MAXLIST * sizeof(int64_t))
+    w.amaf_stamp = <int32_t*>malloc(MAXCOLOURS * codespace * sizeof(int32_t))
+    w.amaf_ply = <int16_t*>malloc(MAXCOLOURS * codespace * sizeof(int16_t))
+    if not (w.moves and w.keys and w.amaf_stamp and w.amaf_ply):
+        worker_free(w)
+        return 0
+    memset(w.amaf_stamp, 0, MAXCOLOURS * codespace * sizeof(int32_t))
+    return 1
+
+
+cdef void worker_free(Worker* w) noexcept nogil:
+    cfree(w.moves)
+    cfree(w.keys)
+    cfree(w.amaf_stamp)
+    cfree(w.amaf_ply)
+    memset(w, 0, sizeof(Worker))
+
+
+cdef inline int children_of(const Node* nd, int32_t* first) noexcept nogil:
+    """Number of children of ``nd`` and (in ``first``) where they start, read so that another
+    thread's widening of the node can never make the count overrun the block (see
+    ``load_acquire``); 0 for a leaf."""
+    cdef int n = load_acquire(&nd.n_child)
+    first[0] = load_acquire(&nd.first)
+    return n if first[0] >= 0 else 0
+
+
+cdef inline int reserve_nodes(Search* t, int m) noexcept nogil:
+    """Index of ``m`` fresh nodes taken from the pool, -1 if it has not that many left."""
+    cdef int32_t old
+    while True:
+        old = load_acquire(&t.used)
+        if old + m > t.cap:
+            return -1
+        if compare_swap(&t.used, old, old + m):
+            return old
+
+
+cdef inline void release_nodes(Search* t, int32_t start, int reserved, int kept) noexcept nogil:
+    """Give back the unused end of ``reserved`` nodes taken at ``start`` (``kept`` used), unless
+    another thread has taken nodes since (they stay unused then)."""
+    compare_swap(&t.used, start + reserved, start + kept)
 
 
 cdef void search_reset(Search* t) noexcept nogil:
@@ -1573,15 +1634,16 @@ cdef int connect_filter(const Config* cfg, const State* s, int k, move_t* moves,
     return kept if kept > 0 else n
 
 
-cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, int32_t ni, const State* s,
-                int want, Rng* rng) noexcept nogil:
+cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, Worker* w, int32_t ni,
+                const State* s, int want, Rng* rng) noexcept nogil:
     """Give node ``ni`` (position ``s``, ``to_play`` already past the passes) room for ``want``
     children: the node's current children keep their statistics, the best further moves by
     ``search_key`` are added with prior values, all in a new contiguous block (children are
     added lazily as progressive widening needs them, so most nodes hold only a few).
-    Returns 0 if the pool is full (the node keeps what it has)."""
+    Returns 0 if the pool is full (the node keeps what it has).  In a shared tree the caller
+    holds the node's lock (``busy``); the new block is published by ``store_release``."""
     cdef int k = s.to_play
-    cdef int n = gen_moves(s, k, t.moves)
+    cdef int n = gen_moves(s, k, w.moves)
     cdef int i, j, m, idx, have, dup, fresh, c_i
     cdef uint32_t others = opponents(cfg, s, k)
     cdef int64_t kmin, kmax
@@ -1589,11 +1651,11 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, int32_t ni
     cdef Node* nd = &t.nodes[ni]
     cdef Node* c
     cdef int side = cfg.side_of[mover_of(cfg, s, k)]
-    t.listed += n
+    w.listed += n
     if s.n_placed < sp.centre_moves:
-        n = centre_filter(cfg, sp, s, t.moves, n)
+        n = centre_filter(cfg, sp, s, w.moves, n)
     if s.n_placed < sp.connect_moves:
-        n = connect_filter(cfg, s, k, t.moves, n)
+        n = connect_filter(cfg, s, k, w.moves, n)
     have = nd.n_child if nd.first >= 0 else 0
     m = want if want < n else n
     if m > MAXCHILD:
@@ -1601,7 +1663,8 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, int32_t ni
     if m <= have:
         nd.n_legal = have
         return 1
-    if t.used + m > t.cap:
+    fresh = reserve_nodes(t, m)
+    if fresh < 0:
         return 0
     cdef EvalCtx e
     if sp.learned:
@@ -1609,54 +1672,57 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, int32_t ni
     kmin = 0x7FFFFFFFFFFFFFFF
     for i in range(n):
         # key in the high bits, a random tie-break, the index in the low 16 bits
-        t.keys[i] = ((search_key(sp, s, k, t.moves[i], others, &e) * 64 + rng_below(rng, 64)) << 16) | i
-        if t.keys[i] < kmin:
-            kmin = t.keys[i]
+        w.keys[i] = ((search_key(sp, s, k, w.moves[i], others, &e) * 64 + rng_below(rng, 64)) << 16) | i
+        if w.keys[i] < kmin:
+            kmin = w.keys[i]
     kmin >>= 22
-    sort_best(t.keys, n, m + have)
-    kmax = t.keys[0] >> 22
+    sort_best(w.keys, n, m + have)
+    kmax = w.keys[0] >> 22
     span = <double>(kmax - kmin)
-    fresh = t.used
     if have:
         memcpy(&t.nodes[fresh], &t.nodes[nd.first], have * sizeof(Node))
+        for c_i in range(have):   # a child another thread is expanding: its copy starts unlocked
+            t.nodes[fresh + c_i].busy = 0
     j = have
     i = 0
     while j < m and i < n:
-        idx = <int>(t.keys[i] & 0xFFFF)
+        idx = <int>(w.keys[i] & 0xFFFF)
         dup = 0
         for c_i in range(have):
-            if t.nodes[fresh + c_i].move == <int32_t>t.moves[idx]:
+            if t.nodes[fresh + c_i].move == <int32_t>w.moves[idx]:
                 dup = 1
                 break
         if not dup:
             c = &t.nodes[fresh + j]
             memset(c, 0, sizeof(Node))
             c.first = -1
-            c.move = t.moves[idx]
+            c.move = w.moves[idx]
             c.colour = k
             c.side = side
             pv = (sp.prior_hi if span <= 0
-                  else sp.prior_lo + (sp.prior_hi - sp.prior_lo) * ((t.keys[i] >> 22) - kmin) / span)
+                  else sp.prior_lo + (sp.prior_hi - sp.prior_lo) * ((w.keys[i] >> 22) - kmin) / span)
             c.visits = <float>sp.prior_n
             c.value = <float>(pv * sp.prior_n)
             j += 1
         i += 1
-    nd.first = fresh
-    nd.n_child = j
+    release_nodes(t, fresh, m, j)
     nd.n_legal = n if n < MAXCHILD else MAXCHILD
-    t.used += j
+    store_release(&nd.first, fresh)
+    store_release(&nd.n_child, j)
     return 1
 
 
 cdef int32_t select_child(const SearchParams* sp, Search* t, int32_t ni) noexcept nogil:
     cdef Node* nd = &t.nodes[ni]
     cdef int n_open = open_count(sp, nd)
-    cdef int i, best = nd.first
+    cdef int32_t first
+    cdef int n_child = children_of(nd, &first)
+    cdef int i, best = first
     cdef double lnn = log(nd.visits + 1.0), q, beta, score, best_score = -1e300
     cdef Node* c
-    if n_open > nd.n_child:
-        n_open = nd.n_child
-    for i in range(nd.first, nd.first + n_open):
+    if n_open > n_child:
+        n_open = n_child
+    for i in range(first, first + n_open):
         c = &t.nodes[i]
         q = c.value / c.visits
         if c.rave_n > 0:
@@ -1695,11 +1761,11 @@ cdef void side_values(const Config* cfg, const SearchParams* sp, const State* s,
                   + sp.score_weight * (0.5 + 0.5 * tanh((sc[i] - other) / sp.score_scale)))
 
 
-cdef inline void amaf_mark(Search* t, int k, int code, int ply) noexcept nogil:
+cdef inline void amaf_mark(Search* t, Worker* w, int k, int code, int ply) noexcept nogil:
     cdef int idx = k * t.codespace + code
-    if t.amaf_stamp[idx] != t.stamp:
-        t.amaf_stamp[idx] = t.stamp
-        t.amaf_ply[idx] = <int16_t>ply
+    if w.amaf_stamp[idx] != w.stamp:
+        w.amaf_stamp[idx] = w.stamp
+        w.amaf_ply[idx] = <int16_t>ply
 
 
 cdef inline int64_t search_key(const SearchParams* sp, const State* s, int k, int code,
@@ -1941,95 +2007,118 @@ cdef int playout_move(const Config* cfg, const SearchParams* sp, const State* s,
     return moves[playout_pick(cfg, sp, s, k, moves, n, rng)]
 
 
-cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, const State* root,
-                        Rng* rng) noexcept nogil:
-    """One simulation: descend the tree, expand a leaf, play out, back up values and RAVE."""
+cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Worker* w,
+                        const State* root, Rng* rng) noexcept nogil:
+    """One simulation: descend the tree, expand a leaf, play out, back up values and RAVE.
+
+    In a shared tree (``t.shared``) every node on the way counts this visit at once, before its
+    value is known (a *virtual loss*: the other threads see a lost simulation there for a moment,
+    so they spread out over the tree), and a node gets children only from the thread holding its
+    lock; a thread that finds a leaf locked plays out from it instead."""
     cdef State s
-    cdef int depth = 0, ply = 0, k, i, j, pi, m
-    cdef int32_t ni = t.root, ci
+    cdef int depth = 0, ply = 0, k, i, j, pi, m, n_child, ok
+    cdef int shared = t.shared
+    cdef int32_t ni = t.root, ci, first
     cdef Node* nd
     cdef Node* c
     cdef double v[MAXCOLOURS]
     memcpy(&s, root, sizeof(State))
-    t.stamp += 1
-    t.path[0] = ni
+    w.stamp += 1
+    w.path[0] = ni
+    if shared:
+        t.nodes[ni].visits += 1
     # descend
     while True:
         nd = &t.nodes[ni]
         if nd.terminal:
             break
-        if nd.first < 0:
-            if ni != t.root and nd.visits < sp.expand_after + sp.prior_n:
+        n_child = children_of(nd, &first)
+        if n_child == 0:
+            if ni != t.root and nd.visits < sp.expand_after + sp.prior_n + shared:
                 break
             if not skip_passes(&s):
                 nd.terminal = 1
                 break
-            if not expand(cfg, sp, t, ni, &s, <int>(sp.widen_base + sp.widen * sqrt(nd.visits)) + 2, rng):
+            if shared and not compare_swap(&nd.busy, 0, 1):
                 break
-            nd = &t.nodes[ni]
-        elif open_count(sp, nd) > nd.n_child and nd.n_child < nd.n_legal:
-            s.to_play = t.nodes[nd.first].colour
-            expand(cfg, sp, t, ni, &s, 2 * open_count(sp, nd), rng)
-            nd = &t.nodes[ni]
+            ok = expand(cfg, sp, t, w, ni, &s, <int>(sp.widen_base + sp.widen * sqrt(nd.visits)) + 2, rng)
+            if shared:
+                store_release(&nd.busy, 0)
+            if not ok:
+                break
+        elif open_count(sp, nd) > n_child and n_child < nd.n_legal:
+            if not shared or compare_swap(&nd.busy, 0, 1):
+                s.to_play = t.nodes[first].colour
+                expand(cfg, sp, t, w, ni, &s, 2 * open_count(sp, nd), rng)
+                if shared:
+                    store_release(&nd.busy, 0)
         ci = select_child(sp, t, ni)
         c = &t.nodes[ci]
+        if shared:
+            c.visits += 1
         s.to_play = c.colour
         do_move(cfg, &s, c.colour, c.move)
-        amaf_mark(t, c.colour, c.move, ply)
+        amaf_mark(t, w, c.colour, c.move, ply)
         ply += 1
         advance(&s)
         ni = ci
         if depth + 1 < MAXDEPTH - 1:
             depth += 1
-            t.path[depth] = ni
+            w.path[depth] = ni
         else:
             break
     # play out
     while s.n_out < s.n_colours:
         k = s.to_play
         if not s.c[k].out:
-            m = playout_move(cfg, sp, &s, k, t.moves, rng, &t.listed)
+            m = playout_move(cfg, sp, &s, k, w.moves, rng, &w.listed)
             if m < 0:
                 s.c[k].out = 1
                 s.n_out += 1
             else:
-                amaf_mark(t, k, m, ply)
+                amaf_mark(t, w, k, m, ply)
                 ply += 1
                 do_move(cfg, &s, k, m)
         advance(&s)
-    t.playouts += 1
+    w.playouts += 1
     side_values(cfg, sp, &s, v)
     # back up: real statistics on the path, RAVE on the children of every node on it
     for i in range(depth + 1):
-        nd = &t.nodes[t.path[i]]
-        nd.visits += 1
+        nd = &t.nodes[w.path[i]]
+        if not shared:
+            nd.visits += 1
         if nd.side >= 0:
             nd.value += <float>v[nd.side]
-        if nd.first >= 0:
-            for j in range(nd.first, nd.first + nd.n_child):
-                c = &t.nodes[j]
-                pi = c.colour * t.codespace + c.move
-                if t.amaf_stamp[pi] == t.stamp and t.amaf_ply[pi] >= i:
-                    c.rave_n += 1
-                    c.rave_v += <float>v[c.side]
+        n_child = children_of(nd, &first)
+        for j in range(first, first + n_child):
+            c = &t.nodes[j]
+            pi = c.colour * t.codespace + c.move
+            if w.amaf_stamp[pi] == w.stamp and w.amaf_ply[pi] >= i:
+                c.rave_n += 1
+                c.rave_v += <float>v[c.side]
 
 
-cdef int64_t run_search(const Config* cfg, const SearchParams* sp, Search* t, const State* root,
-                        Rng* rng, int64_t max_playouts, double max_seconds) noexcept nogil:
-    """Simulations from ``root`` until ``max_playouts`` (if > 0) or ``max_seconds`` (if > 0),
-    or until ``t.halt`` is set; returns how many were run."""
+cdef int64_t run_search(const Config* cfg, const SearchParams* sp, Search* t, Worker* w,
+                        const State* root, Rng* rng, int64_t max_playouts, double max_seconds) noexcept nogil:
+    """One worker's simulations from ``root`` until ``max_playouts`` (if > 0; in a shared tree
+    the simulations of all its workers count) or ``max_seconds`` (if > 0), or until ``t.halt``
+    is set; returns how many this worker ran."""
     cdef int64_t done = 0
     cdef double deadline = 0
     if max_seconds > 0:
         deadline = now_seconds() + max_seconds
     while True:
-        if max_playouts > 0 and done >= max_playouts:
-            break
+        if max_playouts > 0:
+            if t.shared:
+                if fetch_add(&t.claimed, 1) >= max_playouts:
+                    break
+            elif done >= max_playouts:
+                break
         if max_seconds > 0 and (done & 7) == 0 and now_seconds() >= deadline:
             break
         if read_flag(&t.halt):
             break
-        simulate_once(cfg, sp, t, root, rng)
+        simulate_once(cfg, sp, t, w, root, rng)
         done += 1
         if max_playouts <= 0 and max_seconds <= 0:
             break
@@ -2128,7 +2217,8 @@ cdef struct Workspace:
     move_t* moves           # the legal moves of the decision
     move_t* buf             # playouts of mc
     int64_t* keys           # mc candidate ordering
-    Search tree             # mcts (allocated on first use)
+    Search tree             # mcts (allocated on first use) ...
+    Worker worker           # ... with its one worker
     int32_t tree_nodes      # node capacity used when the tree is allocated
     int32_t codespace       # move codes of the board played
 
@@ -2149,6 +2239,7 @@ cdef void workspace_free(Workspace* ws) noexcept nogil:
     cfree(ws.keys)
     if ws.tree.nodes:
         search_free(&ws.tree)
+        worker_free(&ws.worker)
 
 
 cdef int choose_index(const Config* cfg, const State* s, int k, move_t* moves, int n, Rng* rng,
@@ -2165,10 +2256,14 @@ cdef int choose_index(const Config* cfg, const State* s, int k, move_t* moves, i
     if cfg.kind[p] == STRAT_MCTS:
         if n == 1:
             return 0
-        if not ws.tree.nodes and not search_alloc(&ws.tree, ws.tree_nodes, ws.codespace):
-            return choose_greedy(cfg, s, k, moves, n, rng)
+        if not ws.tree.nodes:
+            if not search_alloc(&ws.tree, ws.tree_nodes, ws.codespace):
+                return choose_greedy(cfg, s, k, moves, n, rng)
+            if not worker_alloc(&ws.worker, ws.codespace):
+                search_free(&ws.tree)
+                return choose_greedy(cfg, s, k, moves, n, rng)
         search_reset(&ws.tree)
-        run_search(cfg, &cfg.sp[p], &ws.tree, s, rng, cfg.sims[p], cfg.seconds[p])
+        run_search(cfg, &cfg.sp[p], &ws.tree, &ws.worker, s, rng, cfg.sims[p], cfg.seconds[p])
         ci = best_root_child(&ws.tree)
         if ci >= 0:
             best = ws.tree.nodes[ci].move
@@ -2179,13 +2274,14 @@ cdef int choose_index(const Config* cfg, const State* s, int k, move_t* moves, i
     return rng_below(rng, <uint32_t>n)
 
 
-def tree_nodes_for(players) -> int:
+def tree_nodes_for(players, int threads=1) -> int:
     """Node capacity for the largest search of ``players`` (each simulation expands at most one
-    node; children are added a few at a time; a time budget is taken as up to 50,000 playouts/s)."""
+    node; children are added a few at a time; a time budget is taken as up to 50,000 playouts/s
+    per thread)."""
     most = 1
     for kind, cand, sims, seconds, *_ in players:
         if kind == STRAT_MCTS:
-            most = max(most, sims, int(seconds * 50_000) + 1)
+            most = max(most, sims, int(seconds * 50_000 * threads) + 1)
     return int(min(most * 24 + 4 * MAXCHILD, 40_000_000))
 
 
@@ -2338,16 +2434,25 @@ cdef int keep_subtree(Search* t, int32_t ni) noexcept nogil:
     return 1
 
 
+DEF MAXTHREADS = 64
+#: most threads searching one tree at once
+MAX_THREADS = MAXTHREADS
+
+
 cdef class Searcher:
     """A Monte Carlo tree search that keeps its tree between moves (tree reuse).
 
     ``search`` runs simulations from a position for one colour's player and returns the root's
     candidates; between two searches of one game, ``advance`` descends the tree along the moves
     played since, so the statistics of the reached subtree are kept.  The search loop runs in C
-    without the GIL, so two Searchers can run in two threads at once (root parallelism).
+    without the GIL: with ``threads`` > 1 several threads search the one tree at once (tree
+    parallelism, ``simulate_once``), and separate Searchers can run in threads side by side.
     """
 
     cdef Search t
+    cdef Worker workers[MAXTHREADS]
+    cdef int n_workers         # workers allocated so far
+    cdef State root            # the position being searched (read by every worker)
     cdef Config cfg
     cdef int player
     cdef int codespace
@@ -2360,14 +2465,26 @@ cdef class Searcher:
             raise ValueError("player out of range")
         self.player = player
         self.codespace = code_space(&board.s)
+        self.n_workers = 0
         if capacity <= 0:
             capacity = tree_nodes_for(players)
         if not search_alloc(&self.t, capacity, self.codespace):
             raise MemoryError()
         search_reset(&self.t)
+        self._workers(1)
 
     def __dealloc__(self):
+        cdef int i
         search_free(&self.t)
+        for i in range(self.n_workers):
+            worker_free(&self.workers[i])
+
+    def _workers(self, int n):
+        """Allocate workers up to ``n``."""
+        while self.n_workers < n:
+            if not worker_alloc(&self.workers[self.n_workers], self.codespace):
+                raise MemoryError()
+            self.n_workers += 1
 
     def clear(self):
         """Forget the tree."""
@@ -2394,26 +2511,80 @@ cdef class Searcher:
 
     @property
     def nodes_used(self) -> int:
-        return self.t.used
+        return min(self.t.used, self.t.cap)
 
-    def search(self, Position pos, uint64_t seed, int64_t playouts, double seconds) -> dict:
+    def problems(self) -> list:
+        """What is wrong with the tree's structure, for the tests (empty if nothing): every
+        child block inside the pool, no node left locked, no node with fewer visits than its
+        prior gave it."""
+        cdef int32_t i, j, n = min(self.t.used, self.t.cap)
+        cdef Node* nd
+        cdef double prior_n = self.cfg.sp[self.player].prior_n
+        found = []
+        stack = [self.t.root]
+        while stack and len(found) < 10:
+            i = stack.pop()
+            nd = &self.t.nodes[i]
+            if nd.busy:
+                found.append(f"node {i} is still locked")
+            if i != self.t.root and nd.visits < prior_n:
+                found.append(f"node {i} has {nd.visits} visits, below the prior's {prior_n}")
+            if nd.first >= 0:
+                if nd.first < 1 or nd.first + nd.n_child > n or nd.n_child > nd.n_legal:
+                    found.append(f"node {i}: children {nd.first}+{nd.n_child} (legal {nd.n_legal}) "
+                                 f"outside the pool of {n}")
+                    continue
+                for j in range(nd.first, nd.first + nd.n_child):
+                    stack.append(j)
+        return found
+
+    def _work(self, int i, uint64_t seed, int64_t playouts, double seconds):
+        """Worker ``i``'s share of a ``search`` (run in a thread of its own)."""
+        cdef Rng rng
+        if not 0 <= i < self.n_workers:
+            raise IndexError(f"no worker {i}")
+        rng_seed(&rng, seed)
+        with nogil:
+            run_search(&self.cfg, &self.cfg.sp[self.player], &self.t, &self.workers[i], &self.root,
+                       &rng, playouts, seconds)
+
+    def search(self, Position pos, uint64_t seed, int64_t playouts, double seconds,
+               int threads=1) -> dict:
         """Simulations from ``pos`` (colour to play: ``pos.to_play``, passes skipped) until the
-        budget is spent; returns ``{"playouts", "listed", "root_visits", "children"}`` with the
+        budget is spent, by ``threads`` threads in the one tree (with several, the playout
+        budget is shared and the result is not reproducible: it depends on how the threads
+        interleave); returns ``{"playouts", "listed", "root_visits", "children"}`` with the
         root's children as (colour, code, visits, value, RAVE visits, RAVE value) in the tree's
         order (by prior); visits without the prior's virtual ones, the value with them."""
-        cdef Rng rng
-        cdef int64_t done
         cdef int32_t i
         cdef Node* c
         cdef SearchParams* sp = &self.cfg.sp[self.player]
-        cdef State root
-        memcpy(&root, &pos.s, sizeof(State))
-        rng_seed(&rng, seed)
-        self.t.playouts = 0
-        self.t.listed = 0
+        if not 1 <= threads <= MAXTHREADS:
+            raise ValueError(f"threads must be from 1 to {MAXTHREADS}")
+        self._workers(threads)
+        memcpy(&self.root, &pos.s, sizeof(State))
+        for i in range(threads):
+            self.workers[i].playouts = 0
+            self.workers[i].listed = 0
         with nogil:
-            skip_passes(&root)
-            done = run_search(&self.cfg, sp, &self.t, &root, &rng, playouts, seconds)
+            skip_passes(&self.root)
+        if threads == 1:
+            self._work(0, seed, playouts, seconds)
+        else:
+            self.t.shared = 1
+            self.t.claimed = 0
+            helpers = [threading.Thread(target=self._work,
+                                        args=(i, (seed + 0x9E3779B97F4A7C15 * i) & 0xFFFFFFFFFFFFFFFF,
+                                              playouts, seconds))
+                       for i in range(1, threads)]
+            try:
+                for h in helpers:
+                    h.start()
+                self._work(0, seed, playouts, seconds)
+            finally:
+                for h in helpers:
+                    h.join()
+                self.t.shared = 0
         children = []
         r = &self.t.nodes[self.t.root]
         if r.first >= 0:
@@ -2422,5 +2593,6 @@ cdef class Searcher:
                 real = c.visits - sp.prior_n
                 children.append((c.colour, c.move, real, c.value / c.visits,
                                  c.rave_n, c.rave_v / c.rave_n if c.rave_n > 0 else float("nan")))
-        return {"playouts": done, "listed": self.t.listed, "root_visits": r.visits,
-                "children": children}
+        return {"playouts": sum(self.workers[i].playouts for i in range(threads)),
+                "listed": sum(self.workers[i].listed for i in range(threads)),
+                "root_visits": r.visits, "children": children}

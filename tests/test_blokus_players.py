@@ -107,15 +107,24 @@ def test_mcts_beats_greedy_and_random_in_selfplay():
 
 def test_mcts_player_tree_reuse_and_threads():
     g = Game("duo")
-    p = MctsPlayer(g.variant, "mcts:300", seed=1, threads=2, book=False)
+    for i in range(4):
+        g.play(choose_move(g, "greedy", seed=i))
+    # two threads in one tree: the playout budget is theirs together
+    p = MctsPlayer(g.variant, "mcts:3000", seed=1, threads=2, book=False)
     move, cands, stats = p.genmove(g)
-    assert stats["playouts"] == 600 and not stats["reused"]
+    assert stats["playouts"] == 3000 and not stats["reused"] and g.is_legal(move)
     assert cands[0].move == move and cands[0].visits >= cands[-1].visits
     assert all(0.0 <= c.value <= 1.0 for c in cands)
-    assert abs(sum(c.visits for c in cands) - 600) <= 2   # every simulation went through one root child
-    # deterministic with a playout budget, threads or not
-    q = MctsPlayer(Game("duo").variant, "mcts:300", seed=1, threads=2, book=False)
-    assert q.genmove(Game("duo"))[0] == move
+    # every simulation went through one root child: the virtual losses were all taken back (give
+    # or take an update the two threads made at the same instant)
+    assert abs(sum(c.visits for c in cands) - 3000) <= 30
+    assert p.tree_problems() == []
+    # the shared tree goes on with the game (reused) and with one thread
+    g.play(move)
+    g.play(choose_move(g, "greedy", seed=5))
+    move, _, stats = p.genmove(g)
+    assert stats["reused"] and g.is_legal(move) and p.tree_problems() == []
+    g = Game("duo")
     # tree reuse: after our move and a reply that the tree has seen, the subtree is kept
     one = MctsPlayer(g.variant, "mcts:300", seed=1, book=False)
     move, cands, _ = one.genmove(g)
@@ -151,6 +160,22 @@ def test_pondering_searches_on_while_the_opponent_thinks():
     g.play(move2)
     assert p.ponder(g, 0)
     p.stop_pondering()
+
+
+def test_pondering_and_two_threads_share_one_tree():
+    g = Game("duo")
+    p = MctsPlayer(g.variant, "mcts", seed=1, threads=2, book=False)
+    for _ in range(3):
+        move, _, stats = p.genmove(g, seconds=0.03)
+        g.play(move)
+        assert p.ponder(g, 0)
+        time.sleep(0.05)
+        found = p.stop_pondering()
+        reply = max(found["children"], key=lambda c: c[2])
+        g.play(g.move_from_code(reply[0], reply[1]))
+        assert p.tree_problems() == []
+    move, _, stats = p.genmove(g, seconds=0.03)   # two threads search on below the pondered reply
+    assert stats["reused"] and g.is_legal(move) and p.tree_problems() == []
 
 
 def test_pondering_needs_mcts_and_a_time_budget(capsys):

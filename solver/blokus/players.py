@@ -56,6 +56,8 @@ VARIANT_DEFAULTS: dict[str, dict[str, float]] = {
 MC_DEFAULT = (8, 16)
 MCTS_DEFAULT_PLAYOUTS = 1000
 MAX_PLAYOUTS = 10_000_000
+#: most threads searching one tree (the engine's limit)
+MAX_THREADS: int = _ext.MAX_THREADS
 #: the longest a ``ponder`` search runs if nothing stops it
 PONDER_SECONDS = 600.0
 
@@ -245,16 +247,18 @@ class TimeBank:
 
 class MctsPlayer:
     """An mcts player for one game that keeps its tree between moves (tree reuse) and can search
-    with several threads at once (root parallelism: independent trees, visits added up).
+    it with several threads at once (tree parallelism: one shared tree, virtual losses).
 
     ``genmove(game)`` returns the chosen move and the candidates, best first.  The player follows
     the game by its move list: moves played since its last search are looked up in its tree.
-    ``ponder(game, player)`` searches on in the background while the opponents think (the first
-    tree only), until the next ``genmove`` or ``stop_pondering``: what it found below the reply
-    actually played is kept by the tree reuse.
+    ``ponder(game, player)`` searches on in the background while the opponents think (one
+    thread), until the next ``genmove`` or ``stop_pondering``: what it found below the reply
+    actually played is kept by the tree reuse, and the next ``genmove`` searches on in the same
+    tree with all its threads.
     With ``book`` it plays the variant's opening book move where there is one (no search, no
     candidates, ``stats["book"]``); with ``bank_time`` a time budget is a mean per move over
-    the game (``TimeBank``).
+    the game (``TimeBank``).  With one thread and a playout budget the moves are reproducible;
+    with several they depend on how the threads interleave.
     """
 
     def __init__(self, variant: Variant, strategy: str | Strategy = "mcts", seed: int = 0,
@@ -262,14 +266,14 @@ class MctsPlayer:
         s = parse_strategy(strategy) if isinstance(strategy, str) else strategy
         if s.name != "mcts":
             raise SolverError(f"MctsPlayer needs an mcts strategy, not {s.name}")
-        if not 1 <= threads <= 64:
-            raise SolverError("threads must be from 1 to 64")
+        if not 1 <= threads <= MAX_THREADS:
+            raise SolverError(f"threads must be from 1 to {MAX_THREADS}")
         self.variant = variant
         self.strategy = s
         self.seed = seed
         self.threads = threads
         self.reuse = reuse
-        self._searchers: dict[int, list] = {}
+        self._trees: dict[int, _ext.Searcher] = {}   # per player
         self._seen: dict[int, list[Move]] = {}   # per player: the game's moves at its last search
         self._calls = 0
         #: the variant's opening book (solver.blokus.book), if it has one and ``book`` is set
@@ -279,49 +283,51 @@ class MctsPlayer:
         self._banks: dict[int, TimeBank] = {}
         self._pondering: tuple | None = None   # (tree, its thread, its result once done)
 
-    def _searchers_for(self, player: int, s: Strategy) -> list:
-        if player not in self._searchers:
+    def _tree_for(self, player: int, s: Strategy) -> _ext.Searcher:
+        if player not in self._trees:
             players = [s.engine_tuple(self.variant)] * self.variant.n_players
-            board = start_position(self.variant)
-            self._searchers[player] = [_ext.Searcher(board, *_tables(self.variant), players, player)
-                                       for _ in range(self.threads)]
-        return self._searchers[player]
+            room = _ext.tree_nodes_for(players, self.threads)
+            self._trees[player] = _ext.Searcher(start_position(self.variant), *_tables(self.variant),
+                                                players, player, room)
+        return self._trees[player]
 
-    def _follow(self, moves: list[Move], player: int, searchers: list) -> bool:
-        """Bring ``player``'s trees to the position after ``moves`` (the game's setup and moves):
-        descend along the moves played since their last search (tree reuse; True if the subtree
-        was kept) or clear them."""
+    def tree_problems(self) -> list[str]:
+        """What is wrong with the structure of the player's trees (``Searcher.problems``; empty
+        if nothing): for the tests of the threaded search."""
+        return [f"player {p}: {text}" for p, tree in self._trees.items() for text in tree.problems()]
+
+    def _follow(self, moves: list[Move], player: int, tree: _ext.Searcher) -> bool:
+        """Bring ``player``'s tree to the position after ``moves`` (the game's setup and moves):
+        descend along the moves played since its last search (tree reuse; True if the subtree
+        was kept) or clear it."""
         seen = self._seen.get(player)
         reused = False
         if self.reuse and seen is not None and moves[:len(seen)] == seen:
-            since = [(m.colour, m.code) for m in moves[len(seen):]]
-            reused = all([t.advance(since) for t in searchers])
+            reused = tree.advance([(m.colour, m.code) for m in moves[len(seen):]])
         if not reused:
-            for t in searchers:
-                t.clear()
+            tree.clear()
         self._seen[player] = list(moves)
         return reused
 
     def ponder(self, game: Game, player: int, seconds: float = PONDER_SECONDS) -> bool:
         """Think on the opponents' time: search ``game`` (another player to move) in the
-        background for ``player``'s tree until ``genmove`` or ``stop_pondering`` (at most
-        ``seconds``).  False if there is nothing to ponder: the game is over, ``player`` has not
-        searched yet in this game, or the player keeps no tree (``reuse`` off).  Pondering makes
-        a search's result depend on the opponent's thinking time, so it is for time budgets
-        only."""
+        background in ``player``'s tree, one thread, until ``genmove`` or ``stop_pondering`` (at
+        most ``seconds``).  False if there is nothing to ponder: the game is over, ``player`` has
+        not searched yet in this game, or the player keeps no tree (``reuse`` off).  Pondering
+        makes a search's result depend on the opponent's thinking time, so it is for time
+        budgets only."""
         self.stop_pondering()
-        searchers = self._searchers.get(player)
-        if game.to_play is None or not self.reuse or not searchers or player not in self._seen:
+        tree = self._trees.get(player)
+        if game.to_play is None or not self.reuse or tree is None or player not in self._seen:
             return False
         moves = game.setup + game.moves
         position = game.position.copy()
-        tree = searchers[0]
         self._calls += 1
         seed = (self.seed * 1_000_003 + self._calls) & 0xFFFFFFFFFFFFFFFF
         found: dict = {}
 
         def work() -> None:   # on the opponents' time: descend along the moves since, then search
-            self._follow(moves, player, searchers)
+            self._follow(moves, player, tree)
             found.update(tree.search(position, seed, 0, seconds))
 
         tree.halt(False)
@@ -377,40 +383,15 @@ class MctsPlayer:
         if known is not None:
             return known, [], {"playouts": 0, "listed": 0, "reused": False, "book": True}
         p = game.player_of_colour(k)
-        searchers = self._searchers_for(p, s)
-        reused = self._follow(game.setup + game.moves, p, searchers)
+        tree = self._tree_for(p, s)
+        reused = self._follow(game.setup + game.moves, p, tree)
         self._calls += 1
-        results: list[dict] = [{}] * len(searchers)
         base = (self.seed * 1_000_003 + self._calls) & 0xFFFFFFFFFFFFFFFF
-
-        def run(i: int) -> None:
-            results[i] = searchers[i].search(game.position, (base + 7919 * i) & 0xFFFFFFFFFFFFFFFF,
-                                             s.playouts, s.seconds)
-
-        if len(searchers) == 1:
-            run(0)
-        else:
-            workers = [threading.Thread(target=run, args=(i,)) for i in range(len(searchers))]
-            for w in workers:
-                w.start()
-            for w in workers:
-                w.join()
-        merged: dict[tuple[int, int], list[float]] = {}
-        for res in results:   # visits, RAVE visits and visit-weighted values added up over the trees
-            for colour, code, visits, value, rn, rv in res["children"]:
-                acc = merged.setdefault((colour, code), [0.0, 0.0, 0.0, 0.0, 0.0])
-                weight = visits + 1e-6
-                acc[0] += visits
-                acc[1] += value * weight
-                acc[2] += weight
-                acc[3] += rn
-                acc[4] += (rv if rn > 0 else 0.0) * rn
-        cands = [Candidate(game.move_from_code(colour, code), a[0], a[1] / a[2], a[3],
-                           a[4] / a[3] if a[3] > 0 else float("nan"))
-                 for (colour, code), a in merged.items()]
+        res = tree.search(game.position, base, s.playouts, s.seconds, self.threads)
+        cands = [Candidate(game.move_from_code(colour, code), visits, value, rn, rv)
+                 for colour, code, visits, value, rn, rv in res["children"]]
         cands.sort(key=lambda c: (-c.visits, -c.value))
-        stats = {"playouts": sum(r["playouts"] for r in results), "listed": sum(r["listed"] for r in results),
-                 "reused": reused}
+        stats = {"playouts": res["playouts"], "listed": res["listed"], "reused": reused}
         if not cands:   # the search could not expand (no memory): fall back on greedy
             return choose_move(game, "greedy", seed=base), [], stats
         return cands[0].move, cands, stats
