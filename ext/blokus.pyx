@@ -2511,13 +2511,13 @@ cdef class Searcher:
 
     @property
     def nodes_used(self) -> int:
-        return min(self.t.used, self.t.cap)
+        return self.t.used
 
     def problems(self) -> list:
         """What is wrong with the tree's structure, for the tests (empty if nothing): every
         child block inside the pool, no node left locked, no node with fewer visits than its
         prior gave it."""
-        cdef int32_t i, j, n = min(self.t.used, self.t.cap)
+        cdef int32_t i, j, n = self.t.used
         cdef Node* nd
         cdef double prior_n = self.cfg.sp[self.player].prior_n
         found = []
