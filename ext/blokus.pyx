@@ -970,6 +970,7 @@ cdef struct SearchParams:
                           #   as equal -- give or take centre_slack
     int32_t connect_moves # > 0: while fewer placements are on the board and some move touches a
                           #   partner colour (same side) along an edge, the tree looks only at those
+    int32_t lgr           # 1: playouts first try the last good reply to the last two moves (LGRF-2)
     double ew[NFEAT]
 
 
@@ -1398,6 +1399,8 @@ cdef extern from *:
 
 DEF MAXCHILD = 192
 DEF MAXDEPTH = 96
+DEF MAXSEQ = MAXCOLOURS * MAXPIECES   # placements in one game at most
+DEF LGR2_SIZE = 65536                 # replies to a pair of moves kept per colour (a power of 2)
 
 
 cdef struct Node:
@@ -1426,6 +1429,10 @@ cdef struct Search:
     int32_t shared         # 1: several workers at once (virtual loss, node locks, atomic pool)
     int64_t claimed        # shared: simulations started (a playout budget is shared this way)
     int halt              # set (``Searcher.halt``) to end a running search after its simulation
+    # last good replies (``lgr_reply``), shared by the workers, cleared when a search starts:
+    int32_t* lgr1          # [colour * codespace + last move's code]: colour's reply (-1: none)
+    int32_t* lgr2          # [colour * LGR2_SIZE + hash of the last two codes]: its reply
+    uint32_t* lgr_hash     # [code] and [codespace + code]: random words hashing the two codes
 
 
 cdef struct Worker:        # one searching thread's scratch and counters
@@ -1435,6 +1442,13 @@ cdef struct Worker:        # one searching thread's scratch and counters
     int16_t* amaf_ply      # ... and at which ply (first time)
     int32_t stamp
     int32_t path[MAXDEPTH]
+    int32_t n_seq          # the simulation's placements so far (tree and playout), in order:
+    int32_t seq_code[MAXSEQ]
+    int8_t seq_colour[MAXSEQ]
+    int8_t seq_side[MAXSEQ]    # the side of the player who made it
+    int32_t* trace         # the tests' record of every simulation (NULL: none; ``traced_search``)
+    int64_t trace_len
+    int64_t trace_cap
     int64_t playouts
     int64_t listed
 
@@ -1448,18 +1462,95 @@ cdef inline double now_seconds() noexcept nogil:
 cdef int search_alloc(Search* t, int32_t cap, int32_t codespace) noexcept nogil:
     """Allocate a tree with room for ``cap`` nodes on a board of ``codespace`` move codes;
     0 on failure."""
+    cdef int i
+    cdef uint64_t x = 0x853C49E6748FEA9BULL   # fixed: the hashes are the same in every search
     memset(t, 0, sizeof(Search))
     t.nodes = <Node*>malloc(cap * sizeof(Node))
-    if not t.nodes:
+    t.lgr1 = <int32_t*>malloc(MAXCOLOURS * codespace * sizeof(int32_t))
+    t.lgr2 = <int32_t*>malloc(MAXCOLOURS * LGR2_SIZE * sizeof(int32_t))
+    t.lgr_hash = <uint32_t*>malloc(2 * codespace * sizeof(uint32_t))
+    if not (t.nodes and t.lgr1 and t.lgr2 and t.lgr_hash):
+        search_free(t)
         return 0
+    for i in range(2 * codespace):
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL
+        t.lgr_hash[i] = <uint32_t>(x >> 32)
     t.codespace = codespace
     t.cap = cap
+    lgr_clear(t)
     return 1
 
 
 cdef void search_free(Search* t) noexcept nogil:
     cfree(t.nodes)
+    cfree(t.lgr1)
+    cfree(t.lgr2)
+    cfree(t.lgr_hash)
     memset(t, 0, sizeof(Search))
+
+
+cdef void lgr_clear(Search* t) noexcept nogil:
+    """Forget every last good reply (a new search starts afresh, as Pentobi's does)."""
+    memset(t.lgr1, 0xFF, MAXCOLOURS * t.codespace * sizeof(int32_t))
+    memset(t.lgr2, 0xFF, MAXCOLOURS * LGR2_SIZE * sizeof(int32_t))
+
+
+cdef inline int32_t* lgr2_slot(Search* t, int k, int last, int second) noexcept nogil:
+    return &t.lgr2[k * LGR2_SIZE + ((t.lgr_hash[last] ^ t.lgr_hash[t.codespace + second])
+                                    & (LGR2_SIZE - 1))]
+
+
+cdef int lgr_reply(Search* t, const Worker* w, const State* s, int k) noexcept nogil:
+    """Colour k's last good reply to the simulation's last two placements if it is legal
+    here, else to the last one if that is legal, else -1 (LGRF-2: Baier and Drake, *The Power
+    of Forgetting*, 2010; Pentobi's playouts use it)."""
+    cdef int n = w.n_seq, r
+    if n == 0:
+        return -1
+    if n >= 2:
+        r = lgr2_slot(t, k, w.seq_code[n - 1], w.seq_code[n - 2])[0]
+        if r >= 0 and is_legal(s, k, r):
+            return r
+    r = t.lgr1[k * t.codespace + w.seq_code[n - 1]]
+    if r >= 0 and is_legal(s, k, r):
+        return r
+    return -1
+
+
+cdef void lgr_update(const Config* cfg, Search* t, const Worker* w, const State* end) noexcept nogil:
+    """After a simulation: each placement of a winning side (a draw counts as a win) becomes
+    the reply to the one or two placements before it; a losing side's reply is forgotten where
+    it is the one stored."""
+    cdef int sc[MAXCOLOURS]
+    cdef int i, k, code, best = -1000000
+    cdef int32_t* slot
+    side_scores(cfg, end, sc)
+    for i in range(cfg.n_sides):
+        if sc[i] > best:
+            best = sc[i]
+    for i in range(1, w.n_seq):
+        k = w.seq_colour[i]
+        code = w.seq_code[i]
+        slot = &t.lgr1[k * t.codespace + w.seq_code[i - 1]]
+        if sc[w.seq_side[i]] == best:
+            slot[0] = code
+            if i >= 2:
+                lgr2_slot(t, k, w.seq_code[i - 1], w.seq_code[i - 2])[0] = code
+        else:
+            if slot[0] == code:
+                slot[0] = -1
+            if i >= 2:
+                slot = lgr2_slot(t, k, w.seq_code[i - 1], w.seq_code[i - 2])
+                if slot[0] == code:
+                    slot[0] = -1
+
+
+cdef inline void seq_add(Worker* w, int k, int code, int side) noexcept nogil:
+    if w.n_seq < MAXSEQ:
+        w.seq_code[w.n_seq] = code
+        w.seq_colour[w.n_seq] = <int8_t>k
+        w.seq_side[w.n_seq] = <int8_t>side
+        w.n_seq += 1
 
 
 cdef int worker_alloc(Worker* w, int32_t codespace) noexcept nogil:
@@ -2016,7 +2107,7 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
     so they spread out over the tree), and a node gets children only from the thread holding its
     lock; a thread that finds a leaf locked plays out from it instead."""
     cdef State s
-    cdef int depth = 0, ply = 0, k, i, j, pi, m, n_child, ok
+    cdef int depth = 0, ply = 0, k, i, j, pi, m, n_child, ok, tree_n
     cdef int shared = t.shared
     cdef int32_t ni = t.root, ci, first
     cdef Node* nd
@@ -2025,6 +2116,7 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
     memcpy(&s, root, sizeof(State))
     w.stamp += 1
     w.path[0] = ni
+    w.n_seq = 0
     if shared:
         t.nodes[ni].visits += 1
     # descend
@@ -2059,6 +2151,7 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
         s.to_play = c.colour
         do_move(cfg, &s, c.colour, c.move)
         amaf_mark(t, w, c.colour, c.move, ply)
+        seq_add(w, c.colour, c.move, c.side)
         ply += 1
         advance(&s)
         ni = ci
@@ -2067,21 +2160,34 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
             w.path[depth] = ni
         else:
             break
+    tree_n = w.n_seq
     # play out
     while s.n_out < s.n_colours:
         k = s.to_play
         if not s.c[k].out:
-            m = playout_move(cfg, sp, &s, k, w.moves, rng, &w.listed)
+            m = lgr_reply(t, w, &s, k) if sp.lgr else -1
+            if m < 0:
+                m = playout_move(cfg, sp, &s, k, w.moves, rng, &w.listed)
             if m < 0:
                 s.c[k].out = 1
                 s.n_out += 1
             else:
                 amaf_mark(t, w, k, m, ply)
+                seq_add(w, k, m, cfg.side_of[mover_of(cfg, &s, k)])
                 ply += 1
                 do_move(cfg, &s, k, m)
         advance(&s)
     w.playouts += 1
     side_values(cfg, sp, &s, v)
+    if sp.lgr:
+        lgr_update(cfg, t, w, &s)
+    if w.trace != NULL and w.trace_len + 2 + 2 * w.n_seq <= w.trace_cap:
+        w.trace[w.trace_len] = tree_n
+        w.trace[w.trace_len + 1] = w.n_seq
+        for i in range(w.n_seq):
+            w.trace[w.trace_len + 2 + 2 * i] = w.seq_colour[i]
+            w.trace[w.trace_len + 3 + 2 * i] = w.seq_code[i]
+        w.trace_len += 2 + 2 * w.n_seq
     # back up: real statistics on the path, RAVE on the children of every node on it
     for i in range(depth + 1):
         nd = &t.nodes[w.path[i]]
@@ -2147,7 +2253,7 @@ SEARCH_PARAMS = (
     ("score_weight", 0.3), ("score_scale", 10.0), ("widen_base", 3.0), ("widen", 1.0),
     ("playout_k", 3.0), ("expand_after", 1.0), ("w_own", 0.1), ("w_taken", 3.0), ("learned", 1.0),
     ("local", 3.0), ("centre_moves", 0.0), ("centre_radius", 2.0),
-    ("centre_slack", 0.3), ("connect_moves", 0.0),
+    ("centre_slack", 0.3), ("connect_moves", 0.0), ("lgr", 1.0),
 )
 assert len(SEARCH_PARAMS) <= MAXPARAMS
 
@@ -2172,6 +2278,7 @@ cdef void params_from(SearchParams* sp, values, weights) except *:
     sp.centre_radius = v[16]
     sp.centre_slack = v[17]
     sp.connect_moves = <int32_t>v[18]
+    sp.lgr = <int32_t>v[19]
     if sp.learned:
         if weights is None or len(weights) != NFEAT:
             raise ValueError(f"learned evaluation: {NFEAT} weights expected")
@@ -2263,6 +2370,7 @@ cdef int choose_index(const Config* cfg, const State* s, int k, move_t* moves, i
                 search_free(&ws.tree)
                 return choose_greedy(cfg, s, k, moves, n, rng)
         search_reset(&ws.tree)
+        lgr_clear(&ws.tree)
         run_search(cfg, &cfg.sp[p], &ws.tree, &ws.worker, s, rng, cfg.sims[p], cfg.seconds[p])
         ci = best_root_child(&ws.tree)
         if ci >= 0:
@@ -2548,6 +2656,46 @@ cdef class Searcher:
             run_search(&self.cfg, &self.cfg.sp[self.player], &self.t, &self.workers[i], &self.root,
                        &rng, playouts, seconds)
 
+    def traced_search(self, Position pos, uint64_t seed, int64_t playouts) -> tuple:
+        """``search`` on one thread for the tests, also returning every simulation's
+        placements in order, as (placements made in the tree, [(colour, code), ...])."""
+        cdef Worker* w = &self.workers[0]
+        cdef int64_t i = 0, n, tree_n
+        if playouts <= 0:
+            raise ValueError("a traced search needs a playout budget")
+        w.trace_cap = playouts * (2 + 2 * MAXSEQ)
+        w.trace = <int32_t*>malloc(w.trace_cap * sizeof(int32_t))
+        if w.trace == NULL:
+            raise MemoryError()
+        w.trace_len = 0
+        try:
+            result = self.search(pos, seed, playouts, 0.0)
+            sims = []
+            while i < w.trace_len:
+                tree_n, n = w.trace[i], w.trace[i + 1]
+                sims.append((tree_n, [(w.trace[i + 2 + 2 * j], w.trace[i + 3 + 2 * j]) for j in range(n)]))
+                i += 2 + 2 * n
+        finally:
+            cfree(w.trace)
+            w.trace = NULL
+        return result, sims
+
+    def last_good_reply(self, int colour, int last, int second=-1) -> int:
+        """The reply stored for ``colour`` to the placement codes ``last`` (and ``second``
+        before it; -1: the reply to ``last`` alone), -1 if none: for the tests."""
+        if not (0 <= colour < MAXCOLOURS and 0 <= last < self.codespace and -1 <= second < self.codespace):
+            raise ValueError("colour or code out of range")
+        if second < 0:
+            return self.t.lgr1[colour * self.codespace + last]
+        return lgr2_slot(&self.t, colour, last, second)[0]
+
+    def reply_slot(self, int colour, int last, int second) -> int:
+        """Where the reply to the pair (``last``, ``second``) is kept in the hash table of pairs
+        (two pairs may share a slot, the later one replacing the earlier): for the tests."""
+        if not (0 <= colour < MAXCOLOURS and 0 <= last < self.codespace and 0 <= second < self.codespace):
+            raise ValueError("colour or code out of range")
+        return lgr2_slot(&self.t, colour, last, second) - self.t.lgr2
+
     def search(self, Position pos, uint64_t seed, int64_t playouts, double seconds,
                int threads=1) -> dict:
         """Simulations from ``pos`` (colour to play: ``pos.to_play``, passes skipped) until the
@@ -2568,6 +2716,7 @@ cdef class Searcher:
             self.workers[i].listed = 0
         with nogil:
             skip_passes(&self.root)
+            lgr_clear(&self.t)
         if threads == 1:
             self._work(0, seed, playouts, seconds)
         else:

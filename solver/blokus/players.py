@@ -47,7 +47,7 @@ SEARCH_LIMITS: dict[str, tuple[float, float]] = {
     "widen_base": (1.0, 1000.0), "widen": (0.0, 1000.0), "playout_k": (1, 64), "expand_after": (0, 1000),
     "w_own": (0.0, 100.0), "w_taken": (0.0, 100.0), "learned": (0, 1),
     "local": (0, 10), "centre_moves": (0, 100), "centre_radius": (0.0, 100.0),
-    "centre_slack": (0.0, 100.0), "connect_moves": (0, 100),
+    "centre_slack": (0.0, 100.0), "connect_moves": (0, 100), "lgr": (0, 1),
 }
 #: mcts defaults that differ by variant (measured there; every other variant uses SEARCH_PARAMS)
 VARIANT_DEFAULTS: dict[str, dict[str, float]] = {
