@@ -91,7 +91,7 @@ def check_replies(seed: int) -> tuple[int, int]:
     assert len(sims) == 25
     # the pairs of this test keep their replies in distinct slots of the engine's hash table
     pairs = {(c2, p1, p0) for _, placements in sims for (_, p0), (_, p1), (c2, _) in
-             zip(placements, placements[1:], placements[2:])}
+             zip(placements, placements[1:], placements[2:], strict=False)}
     assert len({searcher.reply_slot(*pair) for pair in pairs}) == len(pairs)
     replies, start, played, code_of = RefReplies(), reference_position(game), 0, {}
     for tree_n, placements in sims:
@@ -131,8 +131,9 @@ def test_without_lgr_no_reply_is_stored():
     searcher = ext.Searcher(game.position, *_tables(game.variant), [strategy] * 2, game.player_of_colour(game.to_play))
     _, sims = searcher.traced_search(game.position, 3, 30)
     for _, placements in sims:
-        for (c1, last), (c2, reply) in zip(placements, placements[1:]):
-            assert searcher.last_good_reply(c2, last) == -1
+        for (_, second), (_, last), (colour, _) in zip(placements, placements[1:], placements[2:], strict=False):
+            assert searcher.last_good_reply(colour, last) == -1
+            assert searcher.last_good_reply(colour, last, second) == -1
     with pytest.raises(ValueError):
         searcher.last_good_reply(0, -5)
     with pytest.raises(ValueError):
