@@ -239,17 +239,31 @@ cdef struct State:
     uint64_t valid[MAXW + 1]   # valid[w]: anchor columns c <= width - w of each packed row
     uint64_t pm[2]         # pm[q]: packed anchors with (c + j + q) even (all of them on squares)
     uint64_t board[MAXROWS]    # the board's cells (bit x of row y)
+    uint64_t hw_magic      # (n * hw_magic) >> 40 == n // (height * width) for every move code n
+    uint64_t w_magic       # ... and n // width (``div_magic``: no division in the hot loops)
 
 
 cdef inline const PieceTables* tables(const State* s) noexcept nogil:
     return &TABLES[s.piece_set]
 
 
+cdef inline uint64_t div_magic(int d) noexcept nogil:
+    """Multiplier m with (n * m) >> 40 == n // d for 0 <= n < 2 ** 18 and 1 <= d < 2 ** 18:
+    m = 2 ** 40 // d + 1 exceeds 2 ** 40 / d by at most 1, so n * m / 2 ** 40 exceeds n / d by
+    less than 2 ** -22, too little to reach the next integer (n / d falls at least 1 / d short)."""
+    return ((<uint64_t>1) << 40) // <uint64_t>d + 1
+
+
+cdef inline int orientation_of(const State* s, int code) noexcept nogil:
+    """The orientation of move ``code`` (``code // (height * width)``)."""
+    return <int>((<uint64_t>code * s.hw_magic) >> 40)
+
+
 cdef inline void decode(const State* s, int code, int* o, int* r, int* c) noexcept nogil:
     cdef int hw = s.height * s.width
-    o[0] = code // hw
+    o[0] = orientation_of(s, code)
     cdef int rem = code - o[0] * hw
-    r[0] = rem // s.width
+    r[0] = <int>((<uint64_t>rem * s.w_magic) >> 40)
     c[0] = rem - r[0] * s.width
 
 
@@ -539,6 +553,8 @@ cdef void state_init(State* s, int piece_set, int width, int height, int parity,
     s.width = width
     s.height = height
     s.per = 64 // width if 64 // width < 4 else 4
+    s.hw_magic = div_magic(width * height)
+    s.w_magic = div_magic(width)
     for w in range(1, MAXW + 1):
         rowmask = ((<uint64_t>1) << (width - w + 1)) - 1 if width >= w else 0
         for j in range(s.per):
@@ -1249,11 +1265,11 @@ cdef int choose_greedy(const Config* cfg, const State* s, int k, move_t* moves, 
     cdef int maxsize = 0, sz
     cdef const PieceTables* T = tables(s)
     for i in range(n):
-        sz = T.o_ncells[moves[i] // (s.height * s.width)]
+        sz = T.o_ncells[orientation_of(s, moves[i])]
         if sz > maxsize:
             maxsize = sz
     for i in range(n):
-        if T.o_ncells[moves[i] // (s.height * s.width)] != maxsize:
+        if T.o_ncells[orientation_of(s, moves[i])] != maxsize:
             continue
         key = greedy_key(s, k, moves[i], others)
         if key > best_key:
@@ -1923,8 +1939,8 @@ cdef inline int local_score(const State* s, int code, const uint64_t* loc, const
     counted twice (``local_planes``)."""
     cdef const PieceTables* T = tables(s)
     cdef int hw = s.height * s.width
-    cdef int o = code // hw
-    cdef int r = (code - o * hw) // s.width
+    cdef int o = orientation_of(s, code)
+    cdef int r = <int>((<uint64_t>(code - o * hw) * s.w_magic) >> 40)
     cdef int h = T.o_h[o], col, row, score = 0
     cdef uint64_t m
     if r > hi or r + h <= lo:
@@ -1956,25 +1972,35 @@ cdef int local_pick(const State* s, int base, const move_t* moves, int n, const 
     """Index of one of the moves with the highest ``local_score`` (``loc`` NULL: all score 0),
     drawn with weight ``base`` ** piece size, so big pieces come first among equals."""
     cdef const PieceTables* T = tables(s)
-    cdef int hw = s.height * s.width
     cdef int i, sz, best_score = 0
     cdef uint8_t score[MAXLIST]
+    cdef uint8_t size[MAXLIST]
     cdef uint64_t power[MAXCELLS + 1]
     cdef uint64_t total = 0, draw
     power[0] = 1
     for i in range(1, MAXCELLS + 1):
         power[i] = power[i - 1] * <uint64_t>base
+    if loc == NULL:
+        for i in range(n):
+            size[i] = <uint8_t>T.o_ncells[orientation_of(s, moves[i])]
+            total += power[size[i]]
+        draw = rng_next(rng) % total
+        for i in range(n):
+            if draw < power[size[i]]:
+                return i
+            draw -= power[size[i]]
+        return n - 1
     for i in range(n):
-        score[i] = <uint8_t>local_score(s, moves[i], loc, mine, lo, hi) if loc != NULL else 0
+        score[i] = <uint8_t>local_score(s, moves[i], loc, mine, lo, hi)
         if score[i] > best_score:
             best_score = score[i]
     for i in range(n):
         if score[i] == best_score:
-            total += power[T.o_ncells[moves[i] // hw]]
+            total += power[T.o_ncells[orientation_of(s, moves[i])]]
     draw = rng_next(rng) % total
     for i in range(n):
         if score[i] == best_score:
-            sz = T.o_ncells[moves[i] // hw]
+            sz = T.o_ncells[orientation_of(s, moves[i])]
             if draw < power[sz]:
                 return i
             draw -= power[sz]
