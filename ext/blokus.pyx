@@ -1506,7 +1506,8 @@ cdef void search_free(Search* t) noexcept nogil:
 
 
 cdef void lgr_clear(Search* t) noexcept nogil:
-    """Forget every last good reply (a new search starts afresh, as Pentobi's does)."""
+    """Forget every last good reply: each search starts afresh (keeping them from one search
+    to the next while the tree is kept, as Pentobi does, measured worse: docs/blokus.md)."""
     memset(t.lgr1, 0xFF, MAXCOLOURS * t.codespace * sizeof(int32_t))
     memset(t.lgr2, 0xFF, MAXCOLOURS * LGR2_SIZE * sizeof(int32_t))
 
@@ -2687,8 +2688,8 @@ cdef class Searcher:
         placements in order, as (placements made in the tree, [(colour, code), ...])."""
         cdef Worker* w = &self.workers[0]
         cdef int64_t i = 0, n, tree_n
-        if playouts <= 0:
-            raise ValueError("a traced search needs a playout budget")
+        if not 0 < playouts <= 100000:
+            raise ValueError("a traced search needs a playout budget of 1 to 100,000")
         w.trace_cap = playouts * (2 + 2 * MAXSEQ)
         w.trace = <int32_t*>malloc(w.trace_cap * sizeof(int32_t))
         if w.trace == NULL:
