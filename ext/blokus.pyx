@@ -1479,7 +1479,7 @@ cdef int search_alloc(Search* t, int32_t cap, int32_t codespace) noexcept nogil:
     """Allocate a tree with room for ``cap`` nodes on a board of ``codespace`` move codes;
     0 on failure."""
     cdef int i
-    cdef uint64_t x = 0x853C49E6748FEA9BULL   # fixed: the hashes are the same in every search
+    cdef Rng words
     memset(t, 0, sizeof(Search))
     t.nodes = <Node*>malloc(cap * sizeof(Node))
     t.lgr1 = <int32_t*>malloc(MAXCOLOURS * codespace * sizeof(int32_t))
@@ -1488,9 +1488,9 @@ cdef int search_alloc(Search* t, int32_t cap, int32_t codespace) noexcept nogil:
     if not (t.nodes and t.lgr1 and t.lgr2 and t.lgr_hash):
         search_free(t)
         return 0
+    rng_seed(&words, 0x4C4752)   # a fixed seed: the hashes are the same in every search
     for i in range(2 * codespace):
-        x = x * 6364136223846793005ULL + 1442695040888963407ULL
-        t.lgr_hash[i] = <uint32_t>(x >> 32)
+        t.lgr_hash[i] = <uint32_t>(rng_next(&words) >> 32)
     t.codespace = codespace
     t.cap = cap
     lgr_clear(t)
