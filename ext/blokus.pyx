@@ -595,6 +595,14 @@ cdef inline void advance(State* s) noexcept nogil:
 # ---------------------------------------------------------------- Python API
 
 
+cdef void _rounds_from(rounds, int32_t* out) except *:
+    """The three round counts of ``opening_min_size`` from a Python sequence (0 .. 50 each)."""
+    if len(rounds) != 3 or any(not 0 <= int(x) <= 50 for x in rounds):
+        raise ValueError("rounds must be three whole numbers from 0 to 50")
+    for i in range(3):
+        out[i] = int(rounds[i])
+
+
 cdef class Position:
     """A Blokus position: bitboards of every colour, whose turn it is, pieces left.
 
@@ -729,29 +737,36 @@ cdef class Position:
             out[i] = local_score(&self.s, cv[i], loc, mine, lo, hi) if found else 0
         return out
 
-    def local_pick(self, int colour, uint32_t others, int base, uint64_t seed) -> int:
-        """The code the ``local`` playout policy (weight ``base`` ** size among equals) plays for
-        ``colour`` here against the colours in bit mask ``others``, with generator seed ``seed``
-        (the playouts' own code, ``local_move``); -1 if it has no move."""
+    def local_pick(self, int colour, uint32_t others, int base, uint64_t seed,
+                   rounds=(2, 3, 5)) -> int:
+        """The code the ``local`` playout policy (weight ``base`` ** size among equals, the
+        opening's big pieces for ``rounds`` as ``opening_min_size``) plays for ``colour`` here
+        against the colours in bit mask ``others``, with generator seed ``seed`` (the playouts'
+        own code, ``local_move``); -1 if it has no move."""
         self._check_colour(colour)
         if not 1 <= base <= 10:
             raise ValueError("base must be from 1 to 10 (the mcts parameter local)")
+        cdef int32_t r[3]
+        _rounds_from(rounds, r)
         cdef move_t* buf = <move_t*>malloc(MAXLIST * sizeof(move_t))
         cdef Rng rng
         cdef int code
         cdef int64_t listed = 0
         rng_seed(&rng, seed)
         try:
-            code = local_move(&self.s, colour, others, base, buf, &rng, &listed)
+            code = local_move(&self.s, colour, others, base, r, buf, &rng, &listed)
         finally:
             cfree(buf)
         return code
 
-    def opening_min_size(self, int colour) -> int:
-        """Smallest piece the playouts consider for ``colour`` here: ``opening_min_size``, or 1
-        if no piece that large can be placed."""
+    def opening_min_size(self, int colour, rounds=(2, 3, 5)) -> int:
+        """Smallest piece the playouts consider for ``colour`` here: ``opening_min_size`` with
+        the rounds of big pieces ``rounds`` (the mcts parameters big_rounds, big1_rounds and
+        big2_rounds), or 1 if no piece that large can be placed."""
         self._check_colour(colour)
-        cdef int size = opening_min_size(&self.s)
+        cdef int32_t r[3]
+        _rounds_from(rounds, r)
+        cdef int size = opening_min_size(&self.s, r)
         return size if scan(&self.s, colour, NULL, 1, pieces_of_size(&self.s, size), NULL) else 1
 
     def _legal_codes(self, int colour, codes):
@@ -987,6 +1002,7 @@ cdef struct SearchParams:
     int32_t connect_moves # > 0: while fewer placements are on the board and some move touches a
                           #   partner colour (same side) along an edge, the tree looks only at those
     int32_t lgr           # 1: playouts first try the last good reply to the last two moves (LGRF-2)
+    int32_t big_rounds[3] # playouts: rounds with pieces at most 0 / 1 / 2 cells below the largest
     double ew[NFEAT]
 
 
@@ -1953,19 +1969,26 @@ cdef inline int local_score(const State* s, int code, const uint64_t* loc, const
     return score
 
 
-cdef int opening_min_size(const State* s) noexcept nogil:
-    """Smallest piece the playouts prefer: in the first 2, 3, 5 rounds of placements only
-    pieces at most 0, 1, 2 cells smaller than the set's largest (``local_move`` falls back on
-    any piece when none of them can be placed): the big pieces are the ones that are hard to
-    place later.  1 after the opening."""
+cdef int opening_min_size(const State* s, const int32_t* rounds) noexcept nogil:
+    """Smallest piece the playouts prefer: while fewer than ``rounds`` [0], else [1], else [2]
+    rounds of placements are on the board (2, 3, 5 by default; a round is one placement per
+    colour), only pieces at most 0, 1, 2 cells smaller than the set's largest (``local_move``
+    falls back on any piece when none of them can be placed): the big pieces are the ones that
+    are hard to place later.  1 after the opening."""
     cdef const PieceTables* T = tables(s)
-    cdef int i, largest = 0, nc = s.n_colours
-    if s.n_placed >= 5 * nc:
+    cdef int i, drop, largest = 0, nc = s.n_colours
+    if s.n_placed < rounds[0] * nc:
+        drop = 0
+    elif s.n_placed < rounds[1] * nc:
+        drop = 1
+    elif s.n_placed < rounds[2] * nc:
+        drop = 2
+    else:
         return 1
     for i in range(T.n_pieces):
         if T.p_size[i] > largest:
             largest = T.p_size[i]
-    return largest if s.n_placed < 2 * nc else largest - 1 if s.n_placed < 3 * nc else largest - 2
+    return largest - drop
 
 
 cdef int local_pick(const State* s, int base, const move_t* moves, int n, const uint64_t* loc,
@@ -2054,8 +2077,8 @@ cdef int can_reach(const State* s, int k, const uint64_t* loc, int lo, int hi, i
     return 0
 
 
-cdef int local_move(const State* s, int k, uint32_t others, int base, move_t* moves, Rng* rng,
-                    int64_t* listed) noexcept nogil:
+cdef int local_move(const State* s, int k, uint32_t others, int base, const int32_t* rounds,
+                    move_t* moves, Rng* rng, int64_t* listed) noexcept nogil:
     """The ``local`` playout policy's move for colour k (-1: it has none): a move answering the
     opponents' (bit mask ``others``) last placements (``local_planes``) with the highest
     ``local_score``, among the pieces ``opening_min_size`` allows, drawn by ``local_pick``.
@@ -2065,7 +2088,7 @@ cdef int local_move(const State* s, int k, uint32_t others, int base, move_t* mo
     legal move, at a fraction of the cost."""
     cdef uint64_t loc[MAXROWS]
     cdef uint64_t mine[MAXROWS]
-    cdef int lo, hi, n, i, step, min_size = opening_min_size(s)
+    cdef int lo, hi, n, i, step, min_size = opening_min_size(s, rounds)
     cdef int any_local = local_planes(s, k, others, loc, mine, &lo, &hi)
     cdef uint32_t every = ~(<uint32_t>0), pieces = every
     if min_size > 1:
@@ -2117,7 +2140,7 @@ cdef int playout_move(const Config* cfg, const SearchParams* sp, const State* s,
     """Colour k's move in a playout (-1: it has none)."""
     cdef int n
     if sp.local > 0:
-        return local_move(s, k, opponents(cfg, s, k), sp.local, moves, rng, listed)
+        return local_move(s, k, opponents(cfg, s, k), sp.local, sp.big_rounds, moves, rng, listed)
     n = gen_moves(s, k, moves)
     if n == 0:
         return -1
@@ -2281,6 +2304,7 @@ SEARCH_PARAMS = (
     ("playout_k", 3.0), ("expand_after", 1.0), ("w_own", 0.1), ("w_taken", 3.0), ("learned", 1.0),
     ("local", 3.0), ("centre_moves", 0.0), ("centre_radius", 2.0),
     ("centre_slack", 0.3), ("connect_moves", 0.0), ("lgr", 1.0),
+    ("big_rounds", 2.0), ("big1_rounds", 3.0), ("big2_rounds", 5.0),
 )
 assert len(SEARCH_PARAMS) <= MAXPARAMS
 
@@ -2306,6 +2330,9 @@ cdef void params_from(SearchParams* sp, values, weights) except *:
     sp.centre_slack = v[17]
     sp.connect_moves = <int32_t>v[18]
     sp.lgr = <int32_t>v[19]
+    sp.big_rounds[0] = <int32_t>v[20]
+    sp.big_rounds[1] = <int32_t>v[21]
+    sp.big_rounds[2] = <int32_t>v[22]
     if sp.learned:
         if weights is None or len(weights) != NFEAT:
             raise ValueError(f"learned evaluation: {NFEAT} weights expected")

@@ -96,11 +96,18 @@ def local_score(b: Board, colour: int, cells: Iterable[Cell], local: set[Cell]) 
     return len(cells & local) + len(cells & local & b.corner_cells(colour))
 
 
-def opening_min_size(placements: int, colours: int, largest: int, sizes: Iterable[int]) -> int:
-    """Smallest piece the playouts consider: in the first 2, 3, 5 rounds only pieces at most 0, 1,
-    2 cells smaller than the largest of the set (``largest``), if any legal move has one
-    (``sizes``: the legal moves' piece sizes)."""
-    if placements >= 5 * colours:
+def opening_min_size(placements: int, colours: int, largest: int, sizes: Iterable[int],
+                     rounds: tuple[int, int, int] = (2, 3, 5)) -> int:
+    """Smallest piece the playouts consider: in the first ``rounds`` rounds (2, 3, 5 unless
+    given; a round is one placement per colour) only pieces at most 0, 1, 2 cells smaller than
+    the largest of the set (``largest``), if any legal move has one (``sizes``: the legal moves'
+    piece sizes)."""
+    if placements < rounds[0] * colours:
+        want = largest
+    elif placements < rounds[1] * colours:
+        want = largest - 1
+    elif placements < rounds[2] * colours:
+        want = largest - 2
+    else:
         return 1
-    want = largest - (0 if placements < 2 * colours else 1 if placements < 3 * colours else 2)
     return want if max(sizes, default=0) >= want else 1

@@ -104,8 +104,10 @@ def test_the_local_pick_draws_every_best_move_by_its_weight():
     assert tested >= 3
 
 
-@pytest.mark.parametrize("variant", ["duo", "classic", "classic-3", "trigon-2"])
-def test_the_local_pick_is_a_best_scoring_move_of_an_allowed_size(variant):
+@pytest.mark.parametrize(("variant", "rounds"), [
+    ("duo", (2, 3, 5)), ("classic", (2, 3, 5)), ("classic-3", (2, 3, 5)), ("trigon-2", (2, 3, 5)),
+    ("duo", (3, 5, 7)), ("classic-2", (3, 5, 7)), ("classic-2", (5, 1, 6))])
+def test_the_local_pick_is_a_best_scoring_move_of_an_allowed_size(variant, rounds):
     pieces_seen = set()
     for seed in range(12):
         game = Game(variant)
@@ -123,12 +125,13 @@ def test_the_local_pick_is_a_best_scoring_move_of_an_allowed_size(variant):
         mask, ref, local = local_view(game)
         placements = len(game.setup) + len(game.moves)
         largest = max(p.size for p in game.pieces.pieces)
-        min_size = opening_min_size(placements, v.n_colours, largest, (len(m.cells) for m in moves))
-        assert game.position.opening_min_size(k) == min_size
+        min_size = opening_min_size(placements, v.n_colours, largest, (len(m.cells) for m in moves),
+                                    rounds)
+        assert game.position.opening_min_size(k, rounds) == min_size
         allowed = [m for m in moves if len(m.cells) >= min_size]
         best = max(local_score(ref, k, m.cells, local) for m in allowed)
         for pick_seed in range(5):
-            code = game.position.local_pick(k, mask, 3, pick_seed)
+            code = game.position.local_pick(k, mask, 3, pick_seed, rounds)
             move = game.move_from_code(k, code)
             assert len(move.cells) >= min_size
             assert local_score(ref, k, move.cells, local) == best
@@ -163,3 +166,8 @@ def test_the_local_policy_is_an_mcts_parameter():
         parse_strategy("mcts:50:local=11")
     with pytest.raises(ValueError):
         game.position.local_pick(0, 2, 0, 1)
+    for bad in ((2, 3), (2, 3, 51), (-1, 3, 5)):
+        with pytest.raises(ValueError):
+            game.position.local_pick(0, 2, 3, 1, bad)
+    with pytest.raises(SolverError):
+        parse_strategy("mcts:50:big2_rounds=51")

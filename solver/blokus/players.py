@@ -48,10 +48,12 @@ SEARCH_LIMITS: dict[str, tuple[float, float]] = {
     "w_own": (0.0, 100.0), "w_taken": (0.0, 100.0), "learned": (0, 1),
     "local": (0, 10), "centre_moves": (0, 100), "centre_radius": (0.0, 100.0),
     "centre_slack": (0.0, 100.0), "connect_moves": (0, 100), "lgr": (0, 1),
+    "big_rounds": (0, 50), "big1_rounds": (0, 50), "big2_rounds": (0, 50),
 }
 #: mcts defaults that differ by variant (measured there; every other variant uses SEARCH_PARAMS)
 VARIANT_DEFAULTS: dict[str, dict[str, float]] = {
-    "classic-2": {"centre_moves": 12.0, "connect_moves": 14.0},
+    "classic-2": {"centre_moves": 12.0, "connect_moves": 14.0,
+                  "big_rounds": 3.0, "big1_rounds": 5.0, "big2_rounds": 7.0},
 }
 MC_DEFAULT = (8, 16)
 MCTS_DEFAULT_PLAYOUTS = 1000
