@@ -596,9 +596,13 @@ cdef inline void advance(State* s) noexcept nogil:
 
 
 cdef void _rounds_from(rounds, int32_t* out) except *:
-    """The three round counts of ``opening_min_size`` from a Python sequence (0 .. 50 each)."""
-    if len(rounds) != 3 or any(not 0 <= int(x) <= 50 for x in rounds):
-        raise ValueError("rounds must be three whole numbers from 0 to 50")
+    """The three round counts of ``opening_min_size`` from a Python sequence; None: the mcts
+    defaults (``SEARCH_PARAMS``' big_rounds, big1_rounds, big2_rounds)."""
+    if rounds is None:
+        defaults = dict(SEARCH_PARAMS)
+        rounds = [defaults[key] for key in ("big_rounds", "big1_rounds", "big2_rounds")]
+    if len(rounds) != 3 or any(x != int(x) or not 0 <= x < 1_000_000 for x in rounds):
+        raise ValueError("rounds must be three whole numbers, none negative")
     for i in range(3):
         out[i] = int(rounds[i])
 
@@ -738,9 +742,9 @@ cdef class Position:
         return out
 
     def local_pick(self, int colour, uint32_t others, int base, uint64_t seed,
-                   rounds=(2, 3, 5)) -> int:
+                   rounds=None) -> int:
         """The code the ``local`` playout policy (weight ``base`` ** size among equals, the
-        opening's big pieces for ``rounds`` as ``opening_min_size``) plays for ``colour`` here
+        opening's big pieces for ``rounds`` as in ``opening_min_size``) plays for ``colour`` here
         against the colours in bit mask ``others``, with generator seed ``seed`` (the playouts'
         own code, ``local_move``); -1 if it has no move."""
         self._check_colour(colour)
@@ -759,10 +763,10 @@ cdef class Position:
             cfree(buf)
         return code
 
-    def opening_min_size(self, int colour, rounds=(2, 3, 5)) -> int:
+    def opening_min_size(self, int colour, rounds=None) -> int:
         """Smallest piece the playouts consider for ``colour`` here: ``opening_min_size`` with
         the rounds of big pieces ``rounds`` (the mcts parameters big_rounds, big1_rounds and
-        big2_rounds), or 1 if no piece that large can be placed."""
+        big2_rounds; None: their defaults), or 1 if no piece that large can be placed."""
         self._check_colour(colour)
         cdef int32_t r[3]
         _rounds_from(rounds, r)
@@ -2094,9 +2098,9 @@ cdef int local_move(const State* s, int k, uint32_t others, int base, const int3
     if min_size > 1:
         pieces = pieces_of_size(s, min_size)
     for step in range(4):
-        if step >= 2 and pieces == every:
-            break
-        if step == 2:
+        if step == 2:   # nothing among the opening's big pieces: any piece (once restricted)
+            if min_size <= 1:
+                break
             pieces = every
         if step % 2 == 0:
             if not any_local or not can_reach(s, k, loc, lo, hi, largest_left(s, k, pieces) - 1):

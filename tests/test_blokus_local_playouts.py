@@ -106,7 +106,7 @@ def test_the_local_pick_draws_every_best_move_by_its_weight():
 
 @pytest.mark.parametrize(("variant", "rounds"), [
     ("duo", (2, 3, 5)), ("classic", (2, 3, 5)), ("classic-3", (2, 3, 5)), ("trigon-2", (2, 3, 5)),
-    ("duo", (3, 5, 7)), ("classic-2", (3, 5, 7)), ("classic-2", (5, 1, 6))])
+    ("duo", (3, 5, 7)), ("classic-2", (3, 5, 7)), ("classic-2", (5, 1, 6)), ("duo", (50, 50, 50))])
 def test_the_local_pick_is_a_best_scoring_move_of_an_allowed_size(variant, rounds):
     pieces_seen = set()
     for seed in range(12):
@@ -166,8 +166,60 @@ def test_the_local_policy_is_an_mcts_parameter():
         parse_strategy("mcts:50:local=11")
     with pytest.raises(ValueError):
         game.position.local_pick(0, 2, 0, 1)
-    for bad in ((2, 3), (2, 3, 51), (-1, 3, 5)):
+    for bad in ((2, 3), (2, 3, 2.5), (-1, 3, 5)):
         with pytest.raises(ValueError):
             game.position.local_pick(0, 2, 3, 1, bad)
     with pytest.raises(SolverError):
         parse_strategy("mcts:50:big2_rounds=51")
+
+
+@pytest.mark.parametrize("rounds", [(2, 3, 5), (3, 5, 7)])
+def test_the_search_playouts_keep_to_the_rounds_the_strategy_names(rounds):
+    """Every playout ply of a classic-2 search from the start plays a piece as big as the
+    strategy's ``big_rounds``/``big1_rounds``/``big2_rounds`` ask (replayed on the game, the
+    reference rule deciding), with the replies off so that only the policy moves."""
+    from solver._ext import blokus as ext
+    from solver.blokus.players import _tables
+
+    game = Game("classic-2")
+    spec = "mcts:1:lgr=0:big_rounds={}:big1_rounds={}:big2_rounds={}".format(*rounds)
+    strategy = parse_strategy(spec).engine_tuple(game.variant)
+    searcher = ext.Searcher(game.position, *_tables(game.variant), [strategy] * 2, 0)
+    _, sims = searcher.traced_search(game.position, 11, 20)
+    largest = max(p.size for p in game.pieces.pieces)
+    checked = smaller = 0
+    for tree_n, placements in sims:
+        replay = Game("classic-2")
+        for i, (colour, code) in enumerate(placements[:32]):
+            assert replay.to_play == colour, "a playout skipped a colour that has a legal move"
+            move = replay.move_from_code(colour, code)
+            if i >= tree_n:
+                sizes = [len(m.cells) for m in replay.legal_moves()]
+                want = opening_min_size(i, 4, largest, sizes, rounds)
+                assert len(move.cells) >= want, (rounds, i, move)
+                checked += 1
+                smaller += 8 <= i < 12 and len(move.cells) < largest
+            replay.play(move)
+    assert checked > 300
+    assert (smaller > 0) == (rounds == (2, 3, 5))   # the third round tells the schedules apart
+
+
+def test_a_colour_whose_big_pieces_no_longer_fit_still_moves():
+    """With the opening's size rule still in force (here for the whole game) but no piece of
+    that size fitting, the pick falls back on any piece: a colour with a legal move always
+    gets one, local or not."""
+    found = 0
+    for seed in range(30):
+        game, rnd = Game("duo"), random.Random(900 + seed)
+        while not game.is_over:
+            moves = game.legal_moves()
+            if moves and max(len(m.cells) for m in moves) < 5:
+                k = game.to_play
+                mask = evaluation.opponents_mask(game, k)
+                assert game.position.opening_min_size(k, (50, 50, 50)) == 1
+                codes = {m.code for m in moves}
+                for pick_seed in range(3):
+                    assert game.position.local_pick(k, mask, 3, pick_seed, (50, 50, 50)) in codes
+                found += 1
+            game.play(rnd.choice(moves))
+    assert found >= 20
