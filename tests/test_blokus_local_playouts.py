@@ -10,9 +10,10 @@ import pytest
 from evaluation_reference import local_cells, local_score, opening_min_size
 from test_blokus_evaluation import random_position, reference_board
 
+from solver._ext import blokus as ext
 from solver.blokus import evaluation
 from solver.blokus.game import Game
-from solver.blokus.players import choose_move, parse_strategy
+from solver.blokus.players import _tables, choose_move, parse_strategy
 from solver.blokus.variants import VARIANTS
 from solver.errors import SolverError
 
@@ -178,9 +179,6 @@ def test_the_search_playouts_keep_to_the_rounds_the_strategy_names(rounds):
     """Every playout ply of a classic-2 search from the start plays a piece as big as the
     strategy's ``big_rounds``/``big1_rounds``/``big2_rounds`` ask (replayed on the game, the
     reference rule deciding), with the replies off so that only the policy moves."""
-    from solver._ext import blokus as ext
-    from solver.blokus.players import _tables
-
     game = Game("classic-2")
     spec = "mcts:1:lgr=0:big_rounds={}:big1_rounds={}:big2_rounds={}".format(*rounds)
     strategy = parse_strategy(spec).engine_tuple(game.variant)
