@@ -79,6 +79,7 @@ cdef struct PieceTables:
     int32_t n_pieces
     int32_t n_pat
     int32_t total_cells
+    int32_t max_size                          # cells of the set's largest piece
     int32_t monomino
     int32_t p_size[MAXPIECES]
     int32_t p_first[MAXPIECES]
@@ -152,6 +153,7 @@ def _build_tables(int set_id, piece_set):
             T.nb_dy[q][i] = y
     T.n_pieces = len(piece_set.pieces)
     T.total_cells = piece_set.cells
+    T.max_size = max(piece.size for piece in piece_set.pieces)
     T.monomino = piece_set.monomino
     for piece in piece_set.pieces:
         T.p_size[piece.index] = piece.size
@@ -1979,8 +1981,7 @@ cdef int opening_min_size(const State* s, const int32_t* rounds) noexcept nogil:
     colour), only pieces at most 0, 1, 2 cells smaller than the set's largest (``local_move``
     falls back on any piece when none of them can be placed): the big pieces are the ones that
     are hard to place later.  1 after the opening."""
-    cdef const PieceTables* T = tables(s)
-    cdef int i, drop, largest = 0, nc = s.n_colours
+    cdef int drop, nc = s.n_colours
     if s.n_placed < rounds[0] * nc:
         drop = 0
     elif s.n_placed < rounds[1] * nc:
@@ -1989,10 +1990,7 @@ cdef int opening_min_size(const State* s, const int32_t* rounds) noexcept nogil:
         drop = 2
     else:
         return 1
-    for i in range(T.n_pieces):
-        if T.p_size[i] > largest:
-            largest = T.p_size[i]
-    return largest - drop
+    return tables(s).max_size - drop
 
 
 cdef int local_pick(const State* s, int base, const move_t* moves, int n, const uint64_t* loc,
