@@ -744,14 +744,17 @@ cdef class Position:
         return out
 
     def local_pick(self, int colour, uint32_t others, int base, uint64_t seed,
-                   rounds=None) -> int:
+                   rounds=None, int cramped=0) -> int:
         """The code the ``local`` playout policy (weight ``base`` ** size among equals, the
-        opening's big pieces for ``rounds`` as in ``opening_min_size``) plays for ``colour`` here
-        against the colours in bit mask ``others``, with generator seed ``seed`` (the playouts'
-        own code, ``local_move``); -1 if it has no move."""
+        opening's big pieces for ``rounds`` as in ``opening_min_size``, a cramped colour as the
+        mcts parameter ``cramped`` says) plays for ``colour`` here against the colours in bit
+        mask ``others``, with generator seed ``seed`` (the playouts' own code, ``local_move``);
+        -1 if it has no move."""
         self._check_colour(colour)
         if not 1 <= base <= 10:
             raise ValueError("base must be from 1 to 10 (the mcts parameter local)")
+        if not 0 <= cramped <= 2:
+            raise ValueError("cramped must be 0, 1 or 2")
         cdef int32_t r[3]
         _rounds_from(rounds, r)
         cdef move_t* buf = <move_t*>malloc(MAXLIST * sizeof(move_t))
@@ -760,7 +763,7 @@ cdef class Position:
         cdef int64_t listed = 0
         rng_seed(&rng, seed)
         try:
-            code = local_move(&self.s, colour, others, base, r, buf, &rng, &listed)
+            code = local_move(&self.s, colour, others, base, r, cramped, buf, &rng, &listed)
         finally:
             cfree(buf)
         return code
@@ -1009,6 +1012,8 @@ cdef struct SearchParams:
                           #   partner colour (same side) along an edge, the tree looks only at those
     int32_t lgr           # 1: playouts first try the last good reply to the last two moves (LGRF-2)
     int32_t big_rounds[3] # playouts: rounds with pieces at most 0 / 1 / 2 cells below the largest
+    int32_t cramped       # playouts' opening, none of those pieces fits: 0 any piece; 1 a local
+                          #   reply with any piece, else the colour is out; 2 the colour is out
     double ew[NFEAT]
 
 
@@ -2080,7 +2085,7 @@ cdef int can_reach(const State* s, int k, const uint64_t* loc, int lo, int hi, i
 
 
 cdef int local_move(const State* s, int k, uint32_t others, int base, const int32_t* rounds,
-                    move_t* moves, Rng* rng, int64_t* listed) noexcept nogil:
+                    int cramped, move_t* moves, Rng* rng, int64_t* listed) noexcept nogil:
     """The ``local`` playout policy's move for colour k (-1: it has none): a move answering the
     opponents' (bit mask ``others``) last placements (``local_planes``) with the highest
     ``local_score``, among the pieces ``opening_min_size`` allows, drawn by ``local_pick``.
@@ -2097,9 +2102,11 @@ cdef int local_move(const State* s, int k, uint32_t others, int base, const int3
         pieces = pieces_of_size(s, min_size)
     for step in range(4):
         if step == 2:   # nothing among the opening's big pieces: any piece (once restricted)
-            if min_size <= 1:
+            if min_size <= 1 or cramped == 2:
                 break
             pieces = every
+        if step == 3 and cramped == 1:
+            break
         if step % 2 == 0:
             if not any_local or not can_reach(s, k, loc, lo, hi, largest_left(s, k, pieces) - 1):
                 continue
@@ -2142,7 +2149,8 @@ cdef int playout_move(const Config* cfg, const SearchParams* sp, const State* s,
     """Colour k's move in a playout (-1: it has none)."""
     cdef int n
     if sp.local > 0:
-        return local_move(s, k, opponents(cfg, s, k), sp.local, sp.big_rounds, moves, rng, listed)
+        return local_move(s, k, opponents(cfg, s, k), sp.local, sp.big_rounds, sp.cramped, moves, rng,
+                          listed)
     n = gen_moves(s, k, moves)
     if n == 0:
         return -1
@@ -2306,7 +2314,7 @@ SEARCH_PARAMS = (
     ("playout_k", 3.0), ("expand_after", 1.0), ("w_own", 0.1), ("w_taken", 3.0), ("learned", 1.0),
     ("local", 3.0), ("centre_moves", 0.0), ("centre_radius", 2.0),
     ("centre_slack", 0.3), ("connect_moves", 0.0), ("lgr", 1.0),
-    ("big_rounds", 2.0), ("big1_rounds", 3.0), ("big2_rounds", 5.0),
+    ("big_rounds", 2.0), ("big1_rounds", 3.0), ("big2_rounds", 5.0), ("cramped", 0.0),
 )
 assert len(SEARCH_PARAMS) <= MAXPARAMS
 
@@ -2335,6 +2343,7 @@ cdef void params_from(SearchParams* sp, values, weights) except *:
     sp.big_rounds[0] = <int32_t>v[20]
     sp.big_rounds[1] = <int32_t>v[21]
     sp.big_rounds[2] = <int32_t>v[22]
+    sp.cramped = <int32_t>v[23]
     if sp.learned:
         if weights is None or len(weights) != NFEAT:
             raise ValueError(f"learned evaluation: {NFEAT} weights expected")

@@ -221,3 +221,44 @@ def test_a_colour_whose_big_pieces_no_longer_fit_still_moves():
                 found += 1
             game.play(rnd.choice(moves))
     assert found >= 20
+
+
+@pytest.mark.parametrize("cramped", [0, 1, 2])
+def test_a_cramped_colour_moves_or_leaves_the_playout_as_the_parameter_says(cramped):
+    """``cramped`` decides what a colour does in the playouts' opening when none of the
+    opening's big pieces fits (here the size rule holds for the whole game): 0, any piece as
+    usual; 1, a best local reply with any piece, and if no piece covers a local cell the colour
+    has no move (it leaves the playout); 2, no move at once.  Where a big piece fits, the
+    parameter changes nothing."""
+    rounds = (50, 50, 50)
+    cramped_seen = out_seen = fitting_seen = 0
+    for seed in range(30):
+        game, rnd = Game("duo"), random.Random(900 + seed)
+        while not game.is_over:
+            moves = game.legal_moves()
+            k = game.to_play
+            mask, ref, local = local_view(game)
+            picks = [game.position.local_pick(k, mask, 3, s, rounds, cramped) for s in range(3)]
+            if max(len(m.cells) for m in moves) == 5:      # a big piece fits: as with cramped 0
+                assert picks == [game.position.local_pick(k, mask, 3, s, rounds) for s in range(3)]
+                fitting_seen += 1
+            else:
+                cramped_seen += 1
+                best = max(local_score(ref, k, m.cells, local) for m in moves)
+                if cramped == 0:
+                    assert all(code in {m.code for m in moves} for code in picks)
+                elif cramped == 1 and best > 0:
+                    for code in picks:
+                        move = game.move_from_code(k, code)
+                        assert local_score(ref, k, move.cells, local) == best
+                else:
+                    assert picks == [-1, -1, -1]
+                    out_seen += 1
+            game.play(rnd.choice(moves))
+    assert cramped_seen >= 20 and fitting_seen >= 100
+    assert (out_seen > 0) == (cramped > 0)
+    with pytest.raises(ValueError):
+        Game("duo").position.local_pick(0, 2, 3, 1, rounds, 3)
+    for bad in ("cramped=3", "cramped=0.5", "cramped=-1"):
+        with pytest.raises(SolverError):
+            parse_strategy(f"mcts:50:{bad}")
