@@ -231,7 +231,7 @@ def test_a_cramped_colour_moves_or_leaves_the_playout_as_the_parameter_says(cram
     has no move (it leaves the playout); 2, no move at once.  Where a big piece fits, the
     parameter changes nothing."""
     rounds = (50, 50, 50)
-    cramped_seen = out_seen = fitting_seen = 0
+    cramped_seen = out_seen = fitting_seen = replies_seen = 0
     for seed in range(30):
         game, rnd = Game("duo"), random.Random(900 + seed)
         while not game.is_over:
@@ -251,12 +251,14 @@ def test_a_cramped_colour_moves_or_leaves_the_playout_as_the_parameter_says(cram
                     for code in picks:
                         move = game.move_from_code(k, code)
                         assert local_score(ref, k, move.cells, local) == best
+                    replies_seen += 1
                 else:
                     assert picks == [-1, -1, -1]
                     out_seen += 1
             game.play(rnd.choice(moves))
     assert cramped_seen >= 20 and fitting_seen >= 100
     assert (out_seen > 0) == (cramped > 0)
+    assert (replies_seen > 0) == (cramped == 1)    # rule 1 met both ways: a local reply, or out
     with pytest.raises(ValueError):
         Game("duo").position.local_pick(0, 2, 3, 1, rounds, 3)
     for bad in ("cramped=3", "cramped=0.5", "cramped=-1"):
