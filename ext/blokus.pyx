@@ -80,6 +80,7 @@ cdef struct PieceTables:
     int32_t n_pat
     int32_t total_cells
     int32_t max_size                          # cells of the set's largest piece
+    uint32_t at_least[MAXCELLS + 1]           # size n: bit mask of the pieces with at least n cells
     int32_t monomino
     int32_t p_size[MAXPIECES]
     int32_t p_first[MAXPIECES]
@@ -154,6 +155,8 @@ def _build_tables(int set_id, piece_set):
     T.n_pieces = len(piece_set.pieces)
     T.total_cells = piece_set.cells
     T.max_size = max(piece.size for piece in piece_set.pieces)
+    for n in range(MAXCELLS + 1):
+        T.at_least[n] = sum(1 << piece.index for piece in piece_set.pieces if piece.size >= n)
     T.monomino = piece_set.monomino
     for piece in piece_set.pieces:
         T.p_size[piece.index] = piece.size
@@ -1983,8 +1986,8 @@ cdef inline int local_score(const State* s, int code, const uint64_t* loc, const
 cdef int opening_min_size(const State* s, const int32_t* rounds) noexcept nogil:
     """Smallest piece the playouts prefer: while fewer than ``rounds`` [0], else [1], else [2]
     rounds of placements are on the board (2, 3, 5 by default; a round is one placement per
-    colour), only pieces at most 0, 1, 2 cells smaller than the set's largest (``local_move``
-    falls back on any piece when none of them can be placed): the big pieces are the ones that
+    colour), only pieces at most 0, 1, 2 cells smaller than the set's largest (when none of
+    them can be placed, the mcts parameter ``cramped`` tells ``local_move`` what to do): the big pieces are the ones that
     are hard to place later.  1 after the opening."""
     cdef int drop, nc = s.n_colours
     if s.n_placed < rounds[0] * nc:
@@ -2039,14 +2042,8 @@ cdef int local_pick(const State* s, int base, const move_t* moves, int n, const 
 
 
 cdef inline uint32_t pieces_of_size(const State* s, int size) noexcept nogil:
-    """Bit mask of the set's pieces with at least ``size`` cells."""
-    cdef const PieceTables* T = tables(s)
-    cdef uint32_t mask = 0
-    cdef int i
-    for i in range(T.n_pieces):
-        if T.p_size[i] >= size:
-            mask |= (<uint32_t>1) << i
-    return mask
+    """Bit mask of the set's pieces with at least ``size`` (1 .. MAXCELLS) cells."""
+    return tables(s).at_least[size]
 
 
 cdef inline int largest_left(const State* s, int k, uint32_t pieces) noexcept nogil:
