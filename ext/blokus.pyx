@@ -1017,6 +1017,7 @@ cdef struct SearchParams:
     int32_t big_rounds[3] # playouts: rounds with pieces at most 0 / 1 / 2 cells below the largest
     int32_t cramped       # playouts' opening, none of those pieces fits: 0 any piece; 1 a local
                           #   reply with any piece, else the colour is out; 2 the colour is out
+    double expand_inc     # a leaf at tree depth d is expanded after expand_after + expand_inc * d visits
     double ew[NFEAT]
 
 
@@ -2183,7 +2184,7 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
             break
         n_child = children_of(nd, &first)
         if n_child == 0:
-            if ni != t.root and nd.visits < sp.expand_after + sp.prior_n + shared:
+            if ni != t.root and nd.visits < sp.expand_after + sp.expand_inc * depth + sp.prior_n + shared:
                 break
             if not skip_passes(&s):
                 nd.terminal = 1
@@ -2311,7 +2312,7 @@ SEARCH_PARAMS = (
     ("playout_k", 3.0), ("expand_after", 1.0), ("w_own", 0.1), ("w_taken", 3.0), ("learned", 1.0),
     ("local", 3.0), ("centre_moves", 0.0), ("centre_radius", 2.0),
     ("centre_slack", 0.3), ("connect_moves", 0.0), ("lgr", 1.0),
-    ("big_rounds", 2.0), ("big1_rounds", 3.0), ("big2_rounds", 5.0), ("cramped", 0.0),
+    ("big_rounds", 2.0), ("big1_rounds", 3.0), ("big2_rounds", 5.0), ("cramped", 0.0), ("expand_inc", 0.0),
 )
 assert len(SEARCH_PARAMS) <= MAXPARAMS
 
@@ -2341,6 +2342,7 @@ cdef void params_from(SearchParams* sp, values, weights) except *:
     sp.big_rounds[1] = <int32_t>v[21]
     sp.big_rounds[2] = <int32_t>v[22]
     sp.cramped = <int32_t>v[23]
+    sp.expand_inc = v[24]
     if sp.learned:
         if weights is None or len(weights) != NFEAT:
             raise ValueError(f"learned evaluation: {NFEAT} weights expected")
@@ -2686,26 +2688,29 @@ cdef class Searcher:
     def problems(self) -> list:
         """What is wrong with the tree's structure, for the tests (empty if nothing): every
         child block inside the pool, no node left locked, no node with fewer visits than its
-        prior gave it."""
-        cdef int32_t i, j, n = self.t.used
+        prior gave it, no node below the root with children before the visits its depth asks
+        for (``expand_after`` + ``expand_inc`` x depth, over the prior's)."""
+        cdef int32_t i, j, d, n = self.t.used
         cdef Node* nd
-        cdef double prior_n = self.cfg.sp[self.player].prior_n
+        cdef const SearchParams* sp = &self.cfg.sp[self.player]
         found = []
-        stack = [self.t.root]
+        stack = [(self.t.root, 0)]
         while stack and len(found) < 10:
-            i = stack.pop()
+            i, d = stack.pop()
             nd = &self.t.nodes[i]
             if nd.busy:
                 found.append(f"node {i} is still locked")
-            if i != self.t.root and nd.visits < prior_n:
-                found.append(f"node {i} has {nd.visits} visits, below the prior's {prior_n}")
+            if i != self.t.root and nd.visits < sp.prior_n:
+                found.append(f"node {i} has {nd.visits} visits, below the prior's {sp.prior_n}")
             if nd.first >= 0:
                 if nd.first < 1 or nd.first + nd.n_child > n or nd.n_child > nd.n_legal:
                     found.append(f"node {i}: children {nd.first}+{nd.n_child} (legal {nd.n_legal}) "
                                  f"outside the pool of {n}")
                     continue
+                if i != self.t.root and nd.visits < sp.prior_n + sp.expand_after + sp.expand_inc * d:
+                    found.append(f"node {i} at depth {d} has children after only {nd.visits} visits")
                 for j in range(nd.first, nd.first + nd.n_child):
-                    stack.append(j)
+                    stack.append((j, d + 1))
         return found
 
     def _work(self, int i, uint64_t seed, int64_t playouts, double seconds):

@@ -138,6 +138,27 @@ def test_mcts_player_tree_reuse_and_threads():
     assert g.is_legal(move3)
 
 
+def test_deeper_leaves_wait_for_more_visits_before_they_get_children():
+    """``expand_inc``: a leaf at tree depth d is expanded only after ``expand_after`` +
+    ``expand_inc`` x d visits (``Searcher.problems`` checks every node of the tree for it), so
+    the same budget builds a smaller tree; 0, the default, expands every leaf alike."""
+    used = {}
+    for variant, inc in (("duo", 0.0), ("duo", 0.5), ("duo", 2.0), ("classic-2", 1.0)):
+        g = random_position(variant, 6, 3)
+        p = MctsPlayer(g.variant, f"mcts:1500:expand_inc={inc}", seed=1, book=False)
+        move, cands, stats = p.genmove(g)
+        assert g.is_legal(move) and stats["playouts"] == 1500 and cands
+        assert p.tree_problems() == []
+        used[variant, inc] = sum(tree.nodes_used for tree in p._trees.values())
+        g.play(move)                     # the kept subtree still meets the rule from its new root
+        g.play(choose_move(g, "greedy", seed=2))
+        move, _, stats = p.genmove(g)
+        assert g.is_legal(move) and p.tree_problems() == []
+    assert used["duo", 0.0] > used["duo", 0.5] > used["duo", 2.0]
+    with pytest.raises(SolverError, match="expand_inc"):
+        MctsPlayer(Game("duo").variant, "mcts:100:expand_inc=-1")
+
+
 def test_pondering_searches_on_while_the_opponent_thinks():
     g = Game("duo")
     p = MctsPlayer(g.variant, "mcts", seed=1, book=False)

@@ -49,7 +49,7 @@ SEARCH_LIMITS: dict[str, tuple[float, float]] = {
     "local": (0, 10), "centre_moves": (0, 100), "centre_radius": (0.0, 100.0),
     "centre_slack": (0.0, 100.0), "connect_moves": (0, 100), "lgr": (0, 1),
     "big_rounds": (0, 50), "big1_rounds": (0, 50), "big2_rounds": (0, 50),
-    "cramped": (0, 2),
+    "cramped": (0, 2), "expand_inc": (0.0, 100.0),
 }
 #: mcts defaults that differ by variant (measured there; every other variant uses SEARCH_PARAMS)
 VARIANT_DEFAULTS: dict[str, dict[str, float]] = {
