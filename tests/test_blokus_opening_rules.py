@@ -15,6 +15,8 @@ from solver.blokus.game import Game
 from solver.blokus.players import (
     SEARCH_LIMITS,
     SEARCH_PARAMS,
+    TIME_LIMITS,
+    TIME_PARAMS,
     VARIANT_DEFAULTS,
     MctsPlayer,
     choose_move,
@@ -152,14 +154,21 @@ def test_connect_rule_leaves_every_move_when_none_joins():
 def test_variant_defaults_come_between_the_engine_table_and_the_spec():
     names = list(SEARCH_PARAMS)
     for variant, defaults in VARIANT_DEFAULTS.items():
-        assert set(defaults) <= set(SEARCH_PARAMS)
+        assert set(defaults) <= set(SEARCH_PARAMS) | set(TIME_PARAMS)
         values = parse_strategy("mcts").engine_tuple(VARIANTS[variant])[4]
+        spread = parse_strategy("mcts").time_params(VARIANTS[variant])
         for key, value in defaults.items():
-            assert values[names.index(key)] == value
-            lo, hi = SEARCH_LIMITS[key]
+            if key in SEARCH_PARAMS:
+                assert values[names.index(key)] == value
+                lo, hi = SEARCH_LIMITS[key]
+            else:
+                assert spread[key] == value
+                lo, hi = TIME_LIMITS[key]
             assert lo <= value <= hi
-        off = parse_strategy("mcts:" + ":".join(f"{k}={SEARCH_PARAMS[k]}" for k in defaults))
+        table = {**SEARCH_PARAMS, **TIME_PARAMS}
+        off = parse_strategy("mcts:" + ":".join(f"{k}={table[k]}" for k in defaults))
         assert off.engine_tuple(VARIANTS[variant])[4] == [SEARCH_PARAMS[k] for k in names]
+        assert off.time_params(VARIANTS[variant]) == TIME_PARAMS
     # a variant without its own defaults plays the engine's table
     assert parse_strategy("mcts").engine_tuple(VARIANTS["duo"])[4] == [SEARCH_PARAMS[k] for k in names]
 

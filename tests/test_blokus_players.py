@@ -159,6 +159,36 @@ def test_deeper_leaves_wait_for_more_visits_before_they_get_children():
         MctsPlayer(Game("duo").variant, "mcts:100:expand_inc=-1")
 
 
+def test_the_opening_searches_get_their_share_of_the_time_and_the_bank_the_rest(monkeypatch):
+    """``open_moves``/``open_share``: with a mean time per move (the GTP engine's and the match
+    runner's clock), a search while fewer than ``open_moves`` placements are on the board gets
+    ``open_share`` of it; the time bank hands what those searches left to the later moves.
+    classic-2 plays with 12 and 0.25 by default, Duo with neither."""
+    for variant, spec, opening, share in (("classic-2", "mcts", 12, 0.25), ("duo", "mcts", 0, 1.0),
+                                          ("duo", "mcts:open_moves=2:open_share=0.5", 2, 0.5)):
+        g = Game(variant)
+        p = MctsPlayer(g.variant, spec, seed=1, book=False, bank_time=True)
+        got = []
+        real = p._genmove
+
+        def spy(game, k, s, real=real, p=p, got=got):
+            bank = p._banks[game.player_of_colour(k)]
+            got.append((len(game.moves), s.seconds, bank.budget()))
+            return real(game, k, s)
+
+        monkeypatch.setattr(p, "_genmove", spy)
+        while len(g.moves) < opening + 4:
+            move, _, _ = p.genmove(g, seconds=0.02)
+            g.play(move)
+        for placed, seconds, banked in got:
+            if placed < opening:
+                assert seconds == 0.02 * share
+            else:
+                assert seconds == banked
+        if share < 1.0:   # the time the opening left over reaches the searches after it
+            assert max(banked for placed, _, banked in got if placed >= opening) > 0.02
+
+
 def test_pondering_searches_on_while_the_opponent_thinks():
     g = Game("duo")
     p = MctsPlayer(g.variant, "mcts", seed=1, book=False)

@@ -51,10 +51,17 @@ SEARCH_LIMITS: dict[str, tuple[float, float]] = {
     "big_rounds": (0, 50), "big1_rounds": (0, 50), "big2_rounds": (0, 50),
     "cramped": (0, 2), "expand_inc": (0.0, 100.0),
 }
-#: mcts defaults that differ by variant (measured there; every other variant uses SEARCH_PARAMS)
+#: how a time budget is spread over a game -- the player's, not the engine's (``TimeBank``):
+#: while fewer than ``open_moves`` placements are on the board a search gets ``open_share`` of
+#: the mean time per move, and the bank hands what it leaves to the later moves
+TIME_PARAMS: dict[str, float] = {"open_moves": 0.0, "open_share": 1.0}
+TIME_LIMITS: dict[str, tuple[float, float]] = {"open_moves": (0, 100), "open_share": (0.01, 1.0)}
+#: mcts defaults that differ by variant (measured there; every other variant uses SEARCH_PARAMS
+#: and TIME_PARAMS)
 VARIANT_DEFAULTS: dict[str, dict[str, float]] = {
     "classic-2": {"centre_moves": 12.0, "connect_moves": 14.0,
-                  "big_rounds": 3.0, "big1_rounds": 5.0, "big2_rounds": 7.0},
+                  "big_rounds": 3.0, "big1_rounds": 5.0, "big2_rounds": 7.0,
+                  "open_moves": 12.0, "open_share": 0.25},
 }
 MC_DEFAULT = (8, 16)
 MCTS_DEFAULT_PLAYOUTS = 1000
@@ -101,6 +108,13 @@ class Strategy:
         values.update(self.params)
         return (self.kind, self.candidates, self.playouts, self.seconds, [values[k] for k in SEARCH_PARAMS],
                 weights_for(variant), variant.geometry.centre_distances)
+
+    def time_params(self, variant: Variant) -> dict[str, float]:
+        """``TIME_PARAMS``, then ``variant``'s own defaults, then the spec's."""
+        values = dict(TIME_PARAMS)
+        values.update((k, v) for k, v in VARIANT_DEFAULTS.get(variant.name, {}).items() if k in TIME_PARAMS)
+        values.update((k, v) for k, v in self.params if k in TIME_PARAMS)
+        return values
 
     def with_budget(self, playouts: int | None = None, seconds: float | None = None) -> Strategy:
         """This strategy with another search budget (playouts for mc/mcts, seconds for mcts)."""
@@ -162,9 +176,10 @@ def parse_strategy(text: str) -> Strategy:
             playouts = int(part)
             continue
         key, _, value = part.partition("=")
-        if key not in SEARCH_PARAMS:
-            raise SolverError(f"unknown mcts parameter {key!r} (known: {', '.join(SEARCH_PARAMS)})")
-        lo, hi = SEARCH_LIMITS[key]
+        if key not in SEARCH_PARAMS and key not in TIME_PARAMS:
+            raise SolverError(f"unknown mcts parameter {key!r} "
+                              f"(known: {', '.join([*SEARCH_PARAMS, *TIME_PARAMS])})")
+        lo, hi = SEARCH_LIMITS[key] if key in SEARCH_LIMITS else TIME_LIMITS[key]
         try:
             v = float(value)
         except ValueError:
@@ -372,9 +387,13 @@ class MctsPlayer:
         bank = self._banks.get(p)
         if bank is None or bank.seconds != s.seconds:
             bank = self._banks[p] = TimeBank(s.seconds)
+        budget = bank.budget()
+        spread = s.time_params(self.variant)
+        if len(game.setup) + len(game.moves) < spread["open_moves"]:
+            budget = s.seconds * spread["open_share"]   # the bank keeps the rest for later moves
         started = time.perf_counter()
         try:
-            return self._genmove(game, k, replace(s, seconds=bank.budget()))
+            return self._genmove(game, k, replace(s, seconds=budget))
         finally:
             bank.record(time.perf_counter() - started)
 
