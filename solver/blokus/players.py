@@ -12,7 +12,7 @@ Strategy specs (one per seat in ``--strategy``):
 * ``mcts`` / ``mcts:PLAYOUTS`` / ``mcts:PLAYOUTS:key=value:...`` -- Monte Carlo tree search with
   priors and progressive widening ordered by the learned move evaluation
   (``solver.blokus.evaluation``), RAVE, and playouts that answer the opponents' last moves
-  (see ``SEARCH_PARAMS`` for the keys);
+  (see ``SEARCH_PARAMS`` for the keys, and ``TIME_PARAMS`` for how a time budget is spread);
   ``mcts:0`` with a time budget (``seconds``) searches for that long instead.
 
 >>> parse_strategy("mcts:500:explore=0.2").label
