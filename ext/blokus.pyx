@@ -1988,8 +1988,8 @@ cdef int opening_min_size(const State* s, const int32_t* rounds) noexcept nogil:
     """Smallest piece the playouts prefer: while fewer than ``rounds`` [0], else [1], else [2]
     rounds of placements are on the board (2, 3, 5 by default; a round is one placement per
     colour), only pieces at most 0, 1, 2 cells smaller than the set's largest (when none of
-    them can be placed, the mcts parameter ``cramped`` tells ``local_move`` what to do): the big pieces are the ones that
-    are hard to place later.  1 after the opening."""
+    them can be placed, the mcts parameter ``cramped`` tells ``local_move`` what to do): the
+    big pieces are the ones that are hard to place later.  1 after the opening."""
     cdef int drop, nc = s.n_colours
     if s.n_placed < rounds[0] * nc:
         drop = 0

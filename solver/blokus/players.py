@@ -103,18 +103,18 @@ class Strategy:
         distances) for the engine: the parameters are ``SEARCH_PARAMS``, then ``variant``'s own
         defaults (``VARIANT_DEFAULTS``), then the spec's; the weights are ``variant``'s learned ones
         (``solver.blokus.evaluation``), the distances its board's (``Geometry.centre_distances``)."""
-        values = dict(SEARCH_PARAMS)
-        values.update(VARIANT_DEFAULTS.get(variant.name, {}))
-        values.update(self.params)
+        values = self._values(variant)
         return (self.kind, self.candidates, self.playouts, self.seconds, [values[k] for k in SEARCH_PARAMS],
                 weights_for(variant), variant.geometry.centre_distances)
 
     def time_params(self, variant: Variant) -> dict[str, float]:
         """``TIME_PARAMS``, then ``variant``'s own defaults, then the spec's."""
-        values = dict(TIME_PARAMS)
-        values.update((k, v) for k, v in VARIANT_DEFAULTS.get(variant.name, {}).items() if k in TIME_PARAMS)
-        values.update((k, v) for k, v in self.params if k in TIME_PARAMS)
-        return values
+        values = self._values(variant)
+        return {k: values[k] for k in TIME_PARAMS}
+
+    def _values(self, variant: Variant) -> dict[str, float]:
+        """Every mcts key (engine and time): the tables, then ``variant``'s defaults, then the spec's."""
+        return {**SEARCH_PARAMS, **TIME_PARAMS, **VARIANT_DEFAULTS.get(variant.name, {}), **dict(self.params)}
 
     def with_budget(self, playouts: int | None = None, seconds: float | None = None) -> Strategy:
         """This strategy with another search budget (playouts for mc/mcts, seconds for mcts)."""
