@@ -8,7 +8,10 @@ time for later.  The entries are made by :func:`build` (``python -m solver.bloku
 our own search only.
 
 A position is known by the colour to play and the set of placements on the board, in any order
-(so transpositions share an entry); moves are written as cell lists, the record's notation.
+(so transpositions share an entry), seen from the side of the board that gives the smallest key
+(Duo's board looks the same mirrored in the diagonal through both start cells, so mirrored
+positions share an entry too: ``Variant.symmetries``); moves are written as cell lists, the
+record's notation, in that same view.
 
 >>> book = OpeningBook.for_variant("duo")
 >>> book is not None and len(book) > 100
@@ -28,6 +31,7 @@ from functools import cache
 from pathlib import Path
 
 from solver.blokus.game import Game, Move
+from solver.blokus.geometry import Cell
 from solver.blokus.variants import variant_by_name
 from solver.errors import SolverError
 
@@ -39,13 +43,65 @@ def book_path(variant: str) -> Path:
     return BOOK_DIR / f"book_{variant}.json"
 
 
-def position_key(game: Game) -> str:
-    """The colour to play and the placements on the board, sorted: ``b|b:e10,e9,...|w:...``."""
+def position_key(game: Game, view: dict[Cell, Cell] | None = None) -> str:
+    """The colour to play and the placements on the board, sorted: ``b|b:e10,e9,...|w:...``;
+    with ``view`` (a symmetry of the board) the placements' cells as it maps them."""
     k = game.to_play
     props = game.variant.sgf_colour_props
-    placed = sorted(f"{props[m.colour].lower()}:{','.join(sorted(game.cell_name(c) for c in m.cells))}"
+    name = game.cell_name if view is None else (lambda c: game.cell_name(view[c]))
+    placed = sorted(f"{props[m.colour].lower()}:{','.join(sorted(name(c) for c in m.cells))}"
                     for m in game.setup + game.moves)
     return "|".join([props[k].lower() if k is not None else "-"] + placed)
+
+
+def book_key(game: Game) -> tuple[str, dict[Cell, Cell]]:
+    """The key a book files the position under -- the smallest :func:`position_key` over the
+    variant's symmetries -- and the symmetry that gives it (a book move is written in its view).
+
+    >>> a, b = Game("duo"), Game("duo")
+    >>> _ = a.play("e10,e11,e12,f12,g12")
+    >>> _ = b.play("e10,d10,c10,c9,c8")   # the same move mirrored in the diagonal
+    >>> book_key(a)[0] == book_key(b)[0]
+    True
+    """
+    return min(((position_key(game, view), view) for view in game.variant.symmetries), key=lambda kv: kv[0])
+
+
+def map_cells(game: Game, text: str, view: dict[Cell, Cell]) -> str:
+    """A move's cell list ``text`` as ``view`` maps its cells (its names, comma-separated)."""
+    return ",".join(game.cell_name(view[game.variant.geometry.parse_cell(c)]) for c in text.split(","))
+
+
+def game_from_key(variant: str, key: str) -> Game:
+    """The position a :func:`position_key` names, rebuilt from its text alone (the placements
+    as setup, in the key's order)."""
+    to_play, *placed = key.split("|")
+    game = Game(variant)
+    props = [p.lower() for p in game.variant.sgf_colour_props]
+    for item in placed:
+        colour, cells = item.split(":")
+        game.add_setup(game.move_from_cells(cells, props.index(colour)))
+    game.set_to_play(props.index(to_play))
+    return game
+
+
+def canonical_entries(variant: str, entries: dict[str, str]) -> dict[str, str]:
+    """``entries`` filed under their :func:`book_key` (a book written before the keys took the
+    board's symmetries), each move in that key's view; of two entries for mirrored positions
+    the one already in its key's view is kept."""
+    out: dict[str, tuple[bool, str]] = {}
+    for key, text in sorted(entries.items()):
+        game = game_from_key(variant, key)
+        canon, view = book_key(game)
+        own = canon == key
+        if canon not in out or (own and not out[canon][0]):
+            out[canon] = (own, map_cells(game, text, view))
+    return {key: text for key, (_, text) in out.items()}
+
+
+def invert(view: dict[Cell, Cell]) -> dict[Cell, Cell]:
+    """The symmetry that undoes ``view``."""
+    return {b: a for a, b in view.items()}
 
 
 class OpeningBook:
@@ -82,11 +138,12 @@ class OpeningBook:
         if game.to_play is None or game.variant.name != self.variant \
                 or len(game.setup) + len(game.moves) > self.depth:
             return None
-        text = self.entries.get(position_key(game))
+        key, view = book_key(game)
+        text = self.entries.get(key)
         if text is None:
             return None
         try:
-            move = game.move_from_cells(text, game.to_play)
+            move = game.move_from_cells(map_cells(game, text, invert(view)), game.to_play)
         except SolverError:
             return None
         return move if game.is_legal(move) else None
@@ -173,9 +230,11 @@ def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: i
     """Search every position of :func:`opening_positions` (the first ``limit`` of them if
     given) with ``playouts`` mcts simulations, in ``workers`` processes; with ``second_lines``
     also the second colour's second move (:func:`second_replies`) after that many of the first
-    moves the search liked best.  Every position has its own seed (by its place in that order),
-    so the same arguments give the same book whatever ``workers``; entries of ``base`` (a book
-    built with the same playouts and seed) are taken over instead of searched again."""
+    moves the search liked best (a mirror image of one before it adds nothing).  A position
+    whose mirror image (``book_key``) is in the book already is not searched again.  Every
+    position has its own seed (by its place in that order), so the same arguments give the
+    same book whatever ``workers``; entries of ``base`` (a book built with the same playouts
+    and seed) are taken over instead of searched again."""
     from concurrent.futures import ProcessPoolExecutor
 
     _check_two_colours(variant)
@@ -185,40 +244,50 @@ def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: i
     if base is not None and (base.variant != variant or base.about.get("playouts") != playouts
                              or base.about.get("seed") != seed):
         raise SolverError("the book to extend was built with other arguments")
-    known = dict(base.entries) if base is not None else {}
+    known = canonical_entries(variant, base.entries) if base is not None else {}
     entries: dict[str, str] = {}
     start = Game(variant)
     first_text, ranked = _book_move((variant, [], playouts, seed))
-    entries[position_key(start)] = first_text
+    key, view = book_key(start)
+    entries[key] = map_cells(start, first_text, view)
     first = start.move_from_cells(first_text, start.to_play)
 
     def search(positions: list[Game], offset: int, pool) -> None:
         keys, tasks = [], []
         for i, g in enumerate(positions):
-            key = position_key(g)
+            key, view = book_key(g)
+            if key in entries:      # a mirror image of a position searched already
+                continue
             if key in known:
                 entries[key] = known[key]
             else:
-                keys.append((offset + i, key))
+                entries[key] = ""   # taken: its mirror image later in the list is skipped
+                keys.append((offset + i, key, g, view))
                 tasks.append((variant, [g.move_text(m) for m in g.moves], playouts, seed * 1_000_003 + offset + i))
-        for (index, key), (text, _) in zip(keys, pool.map(_book_move, tasks, chunksize=4), strict=True):
-            entries[key] = text
+        for (index, key, g, view), (text, _) in zip(keys, pool.map(_book_move, tasks, chunksize=4), strict=True):
+            entries[key] = map_cells(g, text, view)
             if log:
-                log(f"{index + 1} {key} -> {text}")
+                log(f"{index + 1} {key} -> {entries[key]}")
 
     with ProcessPoolExecutor(max_workers=workers) as pool:
         positions = opening_positions(variant, first)[1:limit]
         search(positions, 1, pool)
         offset = 1 + len(positions)
+        lines: set[str] = set()
         for b in ranked[:second_lines]:
             after = Game(variant)
             after.play(b)
-            reply = entries.get(position_key(after))
+            reply = OpeningBook(variant, entries).lookup(after)
             if reply is None:      # outside ``limit``
                 continue
-            lines = second_replies(variant, b, reply)
-            search(lines, offset, pool)
-            offset += len(lines)
+            after.play(reply)
+            line = book_key(after)[0]
+            if line in lines:      # the mirror image of a line searched already
+                continue
+            lines.add(line)
+            replies = second_replies(variant, b, after.move_text(reply))
+            search(replies, offset, pool)
+            offset += len(replies)
     return OpeningBook(variant, entries, about)
 
 

@@ -318,6 +318,32 @@ class Geometry:
         """Drawing coordinates of the cell's corners (y upwards, edge length 1), counter-clockwise."""
         return [self.lattice.point(v) for v in self.corner_points(cell)]
 
+    @cached_property
+    def board_symmetries(self) -> tuple[dict[Cell, Cell], ...]:
+        """The turns and flips of the lattice that map the board onto itself, each as a map of
+        its cells (the identity first): the same position seen from another side of the table.
+
+        >>> [len(g.board_symmetries) for g in (SquareGeometry(14, 14), SquareGeometry(20, 10),
+        ...                                    TrigonGeometry(9))]
+        [8, 4, 12]
+        >>> SquareGeometry(14, 14).board_symmetries[1][0, 0]    # a quarter turn
+        (13, 0)
+        """
+        lattice, cells = self.lattice, self.cells
+        board = set(cells)
+        out = []
+        for sym in lattice.symmetries():
+            images = [lattice.cell_of(sym(v) for v in lattice.vertices(c, self.parity)) for c in cells]
+            moved = [c for c, _ in images]
+            dx = min(x for x, _ in cells) - min(x for x, _ in moved)
+            dy = min(y for _, y in cells) - min(y for _, y in moved)
+            if not self.fits(images[0][1], dx, dy):
+                continue
+            mapping = {c: (m[0] + dx, m[1] + dy) for c, m in zip(cells, moved, strict=True)}
+            if set(mapping.values()) == board and mapping not in out:
+                out.append(mapping)
+        return tuple(out)
+
     @property
     def corners(self) -> tuple[Cell, ...]:
         """The corner cells (square boards' any-corner first-move rule)."""

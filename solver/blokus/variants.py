@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import cached_property
 
 from solver.blokus.geometry import Cell, Geometry, SquareGeometry, TrigonGeometry
 from solver.blokus.pieces import PIECE_SETS, PieceSet
@@ -111,6 +112,19 @@ class Variant:
         if self.shared_starts:
             return self.start_cells
         return (self.start_cells[colour],)
+
+    @cached_property
+    def symmetries(self) -> tuple[dict[Cell, Cell], ...]:
+        """The board's symmetries (``Geometry.board_symmetries``, identity first) that leave
+        every colour's first-move cells as they were: positions they map onto each other are
+        the same game, so an opening book needs only one of them.
+
+        >>> len(variant_by_name("duo").symmetries), len(variant_by_name("classic-2").symmetries)
+        (2, 1)
+        """
+        return tuple(m for m in self.geometry.board_symmetries
+                     if all({m[c] for c in self.first_cells(k)} == set(self.first_cells(k))
+                            for k in range(self.n_colours)))
 
     def colour_index(self, name: str) -> int:
         """Index of a colour given by name, SGF property (1-4, B, W) or first letter."""
