@@ -221,8 +221,9 @@ def play(game_file: str, strategy: str, seconds: float | None, seed: int, thread
     if verbose and stats.get("book"):
         click.echo("# from the opening book (--no-book to search instead)")
     elif verbose:
-        click.echo(f"# {stats['playouts']} playouts; candidates by visits (value: win share blended with "
-                   "score margin, for the mover's side)")
+        settled = " (the choice was settled: stopped early, stop_early)" if stats.get("stopped_early") else ""
+        click.echo(f"# {stats['playouts']} playouts{settled}; candidates by visits (value: win share blended "
+                   "with score margin, for the mover's side)")
         click.echo("move,piece,visits,value,rave_visits,rave_value")
         for c in cands[:10]:
             click.echo(f"{game.move_text(c.move)},{c.move.piece},{c.visits:.0f},{c.value:.3f},"

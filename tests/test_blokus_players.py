@@ -159,6 +159,54 @@ def test_deeper_leaves_wait_for_more_visits_before_they_get_children():
         MctsPlayer(Game("duo").variant, "mcts:100:expand_inc=-1")
 
 
+def _settled_position(variant: str, seed: int, wanted: int) -> Game:
+    """A position whose colour to play has exactly ``wanted`` legal moves (random play until
+    one turns up)."""
+    rnd = random.Random(seed)
+    for _ in range(200):
+        g = Game(variant)
+        while not g.is_over:
+            if len(g.legal_codes(g.to_play)) == wanted:
+                return g
+            g.play(rnd.choice(g.legal_moves()))
+    raise AssertionError(f"no position with {wanted} legal moves")
+
+
+def test_a_timed_search_stops_once_its_choice_cannot_change():
+    """``stop_early``: with a time budget a search ends when the most visited root child leads
+    every other by more than ``stop_early`` x the simulations the remaining time allows (with
+    1, more simulations could not change the final choice; the default is 0.5), and at once
+    where only one move is legal; a playout budget is always spent in full, so seeded searches
+    stay as they were."""
+    g = _settled_position("duo", 1, 1)
+    for stop, settled in ((1.0, True), (0.0, False)):
+        p = MctsPlayer(g.variant, f"mcts:stop_early={stop}", seed=1, book=False)
+        tree = p._tree_for(g.player_of_colour(g.to_play), p.strategy)
+        res = tree.search(g.position, 1, 0, 0.3 if not settled else 30.0)
+        assert res["stopped_early"] is settled
+        if settled:                      # stopped at its first look (every 32 simulations)
+            assert res["playouts"] == 32
+    g = random_position("duo", 8, 2)
+    played = {}
+    for stop in (0.0, 1.0):
+        p = MctsPlayer(g.variant, f"mcts:800:stop_early={stop}", seed=3, book=False)
+        move, cands, stats = p.genmove(g)
+        assert stats["playouts"] == 800 and not stats["stopped_early"]
+        played[stop] = (move, [(c.move, c.visits, c.value) for c in cands])
+    assert played[0.0] == played[1.0]
+    # a two-move position where one move wins and the other loses: the search ends once the
+    # winner's lead is out of reach (with all the visits on one child, about half-way)
+    g = _settled_position("duo", 2, 2)
+    p = MctsPlayer(g.variant, "mcts:stop_early=1", seed=1, book=False)
+    tree = p._tree_for(g.player_of_colour(g.to_play), p.strategy)
+    res = tree.search(g.position, 1, 0, 0.4)
+    assert res["stopped_early"]
+    (_, _, lead, win, _, _), (_, _, other, loss, _, _) = sorted(res["children"], key=lambda c: -c[2])
+    assert lead > other and win > 0.9 > loss
+    with pytest.raises(SolverError, match="stop_early"):
+        MctsPlayer(g.variant, "mcts:stop_early=2")
+
+
 def test_the_opening_searches_get_their_share_of_the_time_and_the_bank_the_rest(monkeypatch):
     """``open_moves``/``open_share``: with a mean time per move (the GTP engine's and the match
     runner's clock), a search while fewer than ``open_moves`` placements are on the board gets

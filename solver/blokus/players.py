@@ -49,7 +49,7 @@ SEARCH_LIMITS: dict[str, tuple[float, float]] = {
     "local": (0, 10), "centre_moves": (0, 100), "centre_radius": (0.0, 100.0),
     "centre_slack": (0.0, 100.0), "connect_moves": (0, 100), "lgr": (0, 1),
     "big_rounds": (0, 50), "big1_rounds": (0, 50), "big2_rounds": (0, 50),
-    "cramped": (0, 2), "expand_inc": (0.0, 100.0),
+    "cramped": (0, 2), "expand_inc": (0.0, 100.0), "stop_early": (0.0, 1.0),
 }
 #: how a time budget is spread over a game -- the player's, not the engine's (``TimeBank``):
 #: while fewer than ``open_moves`` placements are on the board a search gets ``open_share`` of
@@ -413,7 +413,8 @@ class MctsPlayer:
         cands = [Candidate(game.move_from_code(colour, code), visits, value, rn, rv)
                  for colour, code, visits, value, rn, rv in res["children"]]
         cands.sort(key=lambda c: (-c.visits, -c.value))
-        stats = {"playouts": res["playouts"], "listed": res["listed"], "reused": reused}
+        stats = {"playouts": res["playouts"], "listed": res["listed"], "reused": reused,
+                 "stopped_early": res["stopped_early"]}
         if not cands:   # the search could not expand (no memory): fall back on greedy
             return choose_move(game, "greedy", seed=base), [], stats
         return cands[0].move, cands, stats
