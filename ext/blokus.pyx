@@ -31,7 +31,7 @@ from libc.stdint cimport uint64_t, uint32_t, int32_t, int64_t, int16_t, int8_t, 
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free as cfree
 from cpython.exc cimport PyErr_Clear
-from bits cimport ctz64, popcount64
+from bits cimport clz64, ctz64, popcount64
 from rng cimport Rng, rng_seed, rng_next, rng_below
 
 import threading
@@ -107,6 +107,8 @@ cdef struct PieceTables:
     int32_t nb_n[2]                           # edge neighbours of a board cell of kind q ...
     int32_t nb_dx[2][4]                       # ... at these offsets (the lattice's, per kind)
     int32_t nb_dy[2][4]
+    int32_t side_rows                         # 1: one cell kind whose neighbours are the cells
+                                              # left, right, above and below it (squares)
 
 
 cdef PieceTables TABLES[MAXSETS]
@@ -152,6 +154,8 @@ def _build_tables(int set_id, piece_set):
         for i, (x, y) in enumerate(edge):
             T.nb_dx[q][i] = x
             T.nb_dy[q][i] = y
+    T.side_rows = 1 if (not T.parity_matters and T.nb_n[0] == 4 and
+                        {(T.nb_dx[0][i], T.nb_dy[0][i]) for i in range(4)} == {(1, 0), (-1, 0), (0, 1), (0, -1)}) else 0
     T.n_pieces = len(piece_set.pieces)
     T.total_cells = piece_set.cells
     T.max_size = max(piece.size for piece in piece_set.pieces)
@@ -323,7 +327,8 @@ cdef int scan(const State* s, int k, move_t* out, int stop_at_first, uint32_t pi
     cdef const uint64_t* fpar
     cdef const uint64_t* apar
     cdef uint32_t rm[MAXH + 1]
-    cdef uint32_t rows, left, group, lr = 0, lm
+    cdef uint32_t rows, left, group, lr = 0, lm, span = 0
+    cdef int r_lo
     cdef move_t* w = out
     cdef int nb
     cdef int checks_opp = s.corners_only
@@ -350,9 +355,14 @@ cdef int scan(const State* s, int k, move_t* out, int stop_at_first, uint32_t pi
             lm |= lr >> h
     for h in range(1, MAXH + 1):
         rm[h] &= ((<uint32_t>1) << (H - h + 1)) - 1 if H >= h else 0
-    # packed rows, then each row shape from its parent shape (one shift and AND/OR per row)
-    nr = H + 4
-    for r in range(nr):
+        span |= rm[h]
+    if span == 0:
+        return 0
+    # packed rows, then each row shape from its parent shape (one shift and AND/OR per row);
+    # only rows r0 + 0 .. r0 + MAXH - 1 for the anchor rows r0 are read
+    r_lo = ctz64(span)
+    nr = 63 - clz64(span) + MAXH
+    for r in range(r_lo, nr):
         x = 0
         a = 0
         for j in range(per):
@@ -366,11 +376,11 @@ cdef int scan(const State* s, int k, move_t* out, int stop_at_first, uint32_t pi
         aq = &ap[p * MAXROWS]
         fpar = &fp[T.pat_parent[p] * MAXROWS]
         apar = &ap[T.pat_parent[p] * MAXROWS]
-        for r in range(nr):
+        for r in range(r_lo, nr):
             fq[r] = fpar[r] & (fp[r] >> sh)
             aq[r] = apar[r] | (ap[r] >> sh)
     if only != NULL:   # packed like the attach cells: "some cell of this row shape in only"
-        for r in range(nr):
+        for r in range(r_lo, nr):
             x = 0
             for j in range(per):
                 if r + j < H:
@@ -380,7 +390,7 @@ cdef int scan(const State* s, int k, move_t* out, int stop_at_first, uint32_t pi
             sh = T.pat_shift[p]
             fq = &lp[p * MAXROWS]
             fpar = &lp[T.pat_parent[p] * MAXROWS]
-            for r in range(nr):
+            for r in range(r_lo, nr):
                 fq[r] = fpar[r] | (lp[r] >> sh)
     group = ((<uint32_t>1) << per) - 1
     left = cs.left & pieces
@@ -1181,15 +1191,34 @@ cdef void neighbour_counts_rows(const State* s, const uint64_t* src, uint64_t* g
     cdef uint64_t w[4]
     cdef uint64_t m[2]
     cdef uint64_t abo, aba, cdo, cda
+    if y0 < 0:
+        y0 = 0
+    if y1 > h:
+        y1 = h
+    if T.side_rows:   # squares: the same four neighbour rows without the offset tables, the
+        for y in range(y0, y1):   # playouts' commonest case (``local_planes``, ``can_reach``)
+            w[0] = src[y] << 1
+            w[1] = src[y] >> 1
+            w[2] = src[y - 1] if y > 0 else 0
+            w[3] = src[y + 1] if y + 1 < h else 0
+            abo = w[0] | w[1]
+            aba = w[0] & w[1]
+            cdo = w[2] | w[3]
+            cda = w[2] & w[3]
+            if ge1 != NULL:
+                ge1[y] = abo | cdo
+            if ge2 != NULL:
+                ge2[y] = aba | cda | (abo & cdo)
+            if ge3 != NULL:
+                ge3[y] = (aba & cdo) | (cda & abo)
+            if ge4 != NULL:
+                ge4[y] = aba & cda
+        return
     for q in range(2):
         n[q] = T.nb_n[q]
         for i in range(4):
             dx[q][i] = T.nb_dx[q][i] if i < n[q] else 0
             dy[q][i] = T.nb_dy[q][i] if i < n[q] else 0
-    if y0 < 0:
-        y0 = 0
-    if y1 > h:
-        y1 = h
     for y in range(y0, y1):
         if kinds == 1:
             for i in range(4):
