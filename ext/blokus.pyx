@@ -29,7 +29,7 @@ move is the integer ``code = (o * height + r) * width + c`` (``move_t``, 32 bits
 
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int64_t, int16_t, int8_t, uint8_t
 from libc.string cimport memcpy, memset
-from libc.stdlib cimport malloc, free as cfree
+from libc.stdlib cimport malloc, realloc, free as cfree
 from cpython.exc cimport PyErr_Clear
 from bits cimport clz64, ctz64, popcount64
 from rng cimport Rng, rng_seed, rng_next, rng_below
@@ -1478,6 +1478,7 @@ cdef extern from *:
 DEF MAXCHILD = 192
 DEF MAXDEPTH = 96
 DEF MAXSEQ = MAXCOLOURS * MAXPIECES   # placements in one game at most
+DEF MAXNODES = 40000000              # the most nodes a search tree may hold
 DEF LGR2_SIZE = 65536                 # replies to a pair of moves kept per colour (a power of 2)
 
 
@@ -2522,7 +2523,8 @@ def tree_nodes_for(players, int threads=1) -> int:
     for kind, cand, sims, seconds, *_ in players:
         if kind == STRAT_MCTS:
             most = max(most, sims, int(seconds * 50_000 * threads) + 1)
-    return int(min(most * 24 + 4 * MAXCHILD, 40_000_000))
+    return int(min(most * 24 + 4 * MAXCHILD, MAXNODES))
+
 
 
 def simulate_block(Position start, player_of, counted, side_of, players,
@@ -2677,6 +2679,8 @@ cdef int keep_subtree(Search* t, int32_t ni) noexcept nogil:
 DEF MAXTHREADS = 64
 #: most threads searching one tree at once
 MAX_THREADS = MAXTHREADS
+#: the most nodes a tree may hold (``tree_nodes_for``, ``Searcher.reserve``)
+MAX_NODES = MAXNODES
 
 
 cdef class Searcher:
@@ -2752,6 +2756,26 @@ cdef class Searcher:
     @property
     def nodes_used(self) -> int:
         return self.t.used
+
+    @property
+    def capacity(self) -> int:
+        """Nodes the pool has room for."""
+        return self.t.cap
+
+    def reserve(self, int64_t capacity) -> None:
+        """Grow the node pool to room for ``capacity`` nodes (at most ``MAX_NODES``) if it has
+        less, keeping the tree: a search whose pool is full can no longer expand its nodes.  Not
+        while a search runs (the pool moves)."""
+        cdef Node* grown
+        if capacity > MAXNODES:
+            capacity = MAXNODES
+        if capacity <= self.t.cap:
+            return
+        grown = <Node*>realloc(self.t.nodes, capacity * sizeof(Node))
+        if grown == NULL:
+            raise MemoryError()
+        self.t.nodes = grown
+        self.t.cap = <int32_t>capacity
 
     def problems(self) -> list:
         """What is wrong with the tree's structure, for the tests (empty if nothing): every

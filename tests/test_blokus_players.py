@@ -476,3 +476,38 @@ def test_search_orders_moves_by_the_documented_evaluation(seed):
     assert len(values) >= 3
     assert values[0] == pytest.approx(best)
     assert values == sorted(values, reverse=True)
+
+
+def test_the_tree_grows_its_pool_when_a_later_search_has_a_larger_budget():
+    """The node pool is sized for the first search's budget; a time bank (classic-2 gives its
+    opening moves a quarter of the time) or a longer search later needs more room, and a search
+    in a full pool can no longer expand its nodes.  ``_tree_for`` grows the pool before each
+    search, keeping the tree (``Searcher.reserve``)."""
+    g = random_position("classic-2", 8, 5)
+    p = MctsPlayer(g.variant, "mcts", seed=1, book=False)
+    p.genmove(g, playouts=40)
+    first = sum(tree.capacity for tree in p._trees.values())
+    g.play(choose_move(g, "greedy", seed=1))
+    g.play(choose_move(g, "greedy", seed=2))
+    move, _, stats = p.genmove(g, playouts=2500)
+    assert g.is_legal(move) and stats["playouts"] == 2500
+    assert sum(tree.nodes_used for tree in p._trees.values()) > first
+    assert p.tree_problems() == []
+
+
+def test_growing_the_pool_keeps_the_tree_and_changes_no_search():
+    """``Searcher.reserve`` moves the pool, not the nodes' indices: a tree grown between two
+    searches searches on exactly as one that had the room from the start."""
+    g = random_position("duo", 6, 4)
+    results = []
+    for grow in (False, True):
+        players = [parse_strategy("mcts:400").engine_tuple(g.variant)] * 2
+        tree = ext.Searcher(g.position, *_tables(g.variant), players, 0, 60_000 if not grow else 2_000)
+        first = tree.search(g.position, 7, 60, 0.0)
+        if grow:
+            tree.reserve(60_000)
+            assert tree.capacity == 60_000
+        results.append(repr((first, tree.search(g.position, 8, 400, 0.0), tree.nodes_used)))   # nan-safe
+        tree.reserve(10)                  # never shrinks
+        assert tree.capacity == 60_000
+    assert results[0] == results[1]

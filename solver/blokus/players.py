@@ -300,14 +300,21 @@ class MctsPlayer:
         self.bank_time = bank_time
         self._banks: dict[int, TimeBank] = {}
         self._pondering: tuple | None = None   # (tree, its thread, its result once done)
+        self._room = 0   # the most nodes a search of this player has asked for (``_tree_for``)
 
     def _tree_for(self, player: int, s: Strategy) -> _ext.Searcher:
+        """``player``'s tree, with room for a search with ``s``'s budget besides the nodes it
+        keeps: the budget of a time bank grows and shrinks from move to move, and a search in a
+        full pool can no longer expand its nodes."""
+        players = [s.engine_tuple(self.variant)] * self.variant.n_players
+        room = _ext.tree_nodes_for(players, self.threads)
         if player not in self._trees:
-            players = [s.engine_tuple(self.variant)] * self.variant.n_players
-            room = _ext.tree_nodes_for(players, self.threads)
             self._trees[player] = _ext.Searcher(start_position(self.variant), *_tables(self.variant),
                                                 players, player, room)
-        return self._trees[player]
+        tree = self._trees[player]
+        tree.reserve(tree.nodes_used + room)
+        self._room = max(self._room, room)
+        return tree
 
     def tree_problems(self) -> list[str]:
         """What is wrong with the structure of the player's trees (``Searcher.problems``; empty
@@ -340,6 +347,7 @@ class MctsPlayer:
             return False
         moves = game.setup + game.moves
         position = game.position.copy()
+        tree.reserve(tree.nodes_used + self._room)   # about as long as one of our searches
         self._calls += 1
         seed = (self.seed * 1_000_003 + self._calls) & 0xFFFFFFFFFFFFFFFF
         found: dict = {}
