@@ -1557,7 +1557,7 @@ cdef int search_alloc(Search* t, int32_t cap, int32_t codespace) noexcept nogil:
         t.lgr_hash[i] = <uint32_t>(rng_next(&words) >> 32)
     t.codespace = codespace
     t.cap = cap
-    lgr_clear(t)
+    lgr_clear(t, MAXCOLOURS)
     return 1
 
 
@@ -1569,11 +1569,12 @@ cdef void search_free(Search* t) noexcept nogil:
     memset(t, 0, sizeof(Search))
 
 
-cdef void lgr_clear(Search* t) noexcept nogil:
-    """Forget every last good reply: each search starts afresh (keeping them from one search
-    to the next while the tree is kept, as Pentobi does, measured worse: docs/blokus.md)."""
-    memset(t.lgr1, 0xFF, MAXCOLOURS * t.codespace * sizeof(int32_t))
-    memset(t.lgr2, 0xFF, MAXCOLOURS * LGR2_SIZE * sizeof(int32_t))
+cdef void lgr_clear(Search* t, int n_colours) noexcept nogil:
+    """Forget every last good reply of colours 0 .. n_colours - 1 (the game's): each search
+    starts afresh (keeping them from one search to the next while the tree is kept, as Pentobi
+    does, measured worse: docs/blokus.md)."""
+    memset(t.lgr1, 0xFF, n_colours * t.codespace * sizeof(int32_t))
+    memset(t.lgr2, 0xFF, n_colours * LGR2_SIZE * sizeof(int32_t))
 
 
 cdef inline int32_t* lgr2_slot(Search* t, int k, int last, int second) noexcept nogil:
@@ -2503,7 +2504,7 @@ cdef int choose_index(const Config* cfg, const State* s, int k, move_t* moves, i
                 search_free(&ws.tree)
                 return choose_greedy(cfg, s, k, moves, n, rng)
         search_reset(&ws.tree)
-        lgr_clear(&ws.tree)
+        lgr_clear(&ws.tree, s.n_colours)
         run_search(cfg, &cfg.sp[p], &ws.tree, &ws.worker, s, rng, cfg.sims[p], cfg.seconds[p])
         ci = best_root_child(&ws.tree)
         if ci >= 0:
@@ -2764,9 +2765,14 @@ cdef class Searcher:
 
     def reserve(self, int64_t capacity) -> None:
         """Grow the node pool to room for ``capacity`` nodes (at most ``MAX_NODES``) if it has
-        less, keeping the tree: a search whose pool is full can no longer expand its nodes.  Not
-        while a search runs (the pool moves)."""
+        less, keeping the tree: a search whose pool is full can no longer expand its nodes.  It
+        grows at least twofold, so a pool asked for a little more at every move moves seldom.
+        Not while a search runs (the pool moves)."""
         cdef Node* grown
+        if capacity <= self.t.cap:
+            return
+        if capacity < 2 * <int64_t>self.t.cap:
+            capacity = 2 * <int64_t>self.t.cap
         if capacity > MAXNODES:
             capacity = MAXNODES
         if capacity <= self.t.cap:
@@ -2876,7 +2882,7 @@ cdef class Searcher:
             self.workers[i].listed = 0
         with nogil:
             skip_passes(&self.root)
-            lgr_clear(&self.t)
+            lgr_clear(&self.t, self.root.n_colours)
         if threads == 1:
             self._work(0, seed, playouts, seconds)
         else:

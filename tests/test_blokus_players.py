@@ -505,6 +505,8 @@ def test_growing_the_pool_keeps_the_tree_and_changes_no_search():
         tree = ext.Searcher(g.position, *_tables(g.variant), players, 0, 60_000 if not grow else 2_000)
         first = tree.search(g.position, 7, 60, 0.0)
         if grow:
+            tree.reserve(2_100)           # grows at least twofold
+            assert tree.capacity == 4_000
             tree.reserve(60_000)
             assert tree.capacity == 60_000
         results.append(repr((first, tree.search(g.position, 8, 400, 0.0), tree.nodes_used)))   # nan-safe

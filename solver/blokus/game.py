@@ -17,11 +17,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 
 from solver._ext import blokus as _ext
+from solver.blokus.pieces import PIECE_SETS
 from solver.blokus.variants import ROTATING, Cell, Variant, variant_by_name
 from solver.errors import SolverError
 
@@ -47,6 +48,14 @@ def _decode(code: int, piece_set: str, width: int, height: int) -> tuple[int, tu
     o, r, c = _ext.code_info(code, width, height)
     piece, shape, _ = ORIENTATIONS[piece_set][o]
     return piece, tuple((c + x, r + y) for x, y in shape)
+
+
+@lru_cache(maxsize=1 << 16)
+def _move(colour: int, code: int, piece_set: str, width: int, height: int) -> Move:
+    """The :class:`Move` of an engine code (moves are immutable, so one object serves every
+    game: a search's candidates are built from its root's codes at every move)."""
+    piece, cells = _decode(code, piece_set, width, height)
+    return Move(colour, code, PIECE_SETS[piece_set].pieces[piece].name, cells)
 
 
 def start_position(variant: Variant) -> _ext.Position:
@@ -98,8 +107,7 @@ class Game:
 
     # ------------------------------------------------------------------ moves
     def move_from_code(self, colour: int, code: int) -> Move:
-        piece, cells = _decode(int(code), self.pieces.name, self.variant.width, self.variant.height)
-        return Move(colour, int(code), self.pieces.pieces[piece].name, cells)
+        return _move(int(colour), int(code), self.pieces.name, self.variant.width, self.variant.height)
 
     def move_from_cells(self, cells: str | list[Cell], colour: int | str | None = None) -> Move:
         """The move covering ``cells`` (a list of (x, y) or text ``a20,b20``); SolverError if no piece."""
