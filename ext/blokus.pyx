@@ -1179,6 +1179,20 @@ cdef inline void neighbour_counts(const State* s, const uint64_t* src, uint64_t*
     neighbour_counts_rows(s, src, ge1, ge2, ge3, ge4, 0, s.height)
 
 
+cdef inline void store_counts(const uint64_t* w, int y, uint64_t* ge1, uint64_t* ge2, uint64_t* ge3,
+                              uint64_t* ge4) noexcept nogil:
+    """Row y of the cells set in at least 1, 2, 3, 4 of the four neighbour rows ``w``."""
+    cdef uint64_t abo = w[0] | w[1], aba = w[0] & w[1], cdo = w[2] | w[3], cda = w[2] & w[3]
+    if ge1 != NULL:
+        ge1[y] = abo | cdo
+    if ge2 != NULL:
+        ge2[y] = aba | cda | (abo & cdo)
+    if ge3 != NULL:
+        ge3[y] = (aba & cdo) | (cda & abo)
+    if ge4 != NULL:
+        ge4[y] = aba & cda
+
+
 cdef void neighbour_counts_rows(const State* s, const uint64_t* src, uint64_t* ge1, uint64_t* ge2,
                                 uint64_t* ge3, uint64_t* ge4, int y0, int y1) noexcept nogil:
     """``neighbour_counts`` for the rows y0 <= y < y1 only (the other output rows are left
@@ -1190,7 +1204,6 @@ cdef void neighbour_counts_rows(const State* s, const uint64_t* src, uint64_t* g
     cdef int dy[2][4]
     cdef uint64_t w[4]
     cdef uint64_t m[2]
-    cdef uint64_t abo, aba, cdo, cda
     if y0 < 0:
         y0 = 0
     if y1 > h:
@@ -1201,18 +1214,7 @@ cdef void neighbour_counts_rows(const State* s, const uint64_t* src, uint64_t* g
             w[1] = src[y] >> 1
             w[2] = src[y - 1] if y > 0 else 0
             w[3] = src[y + 1] if y + 1 < h else 0
-            abo = w[0] | w[1]
-            aba = w[0] & w[1]
-            cdo = w[2] | w[3]
-            cda = w[2] & w[3]
-            if ge1 != NULL:
-                ge1[y] = abo | cdo
-            if ge2 != NULL:
-                ge2[y] = aba | cda | (abo & cdo)
-            if ge3 != NULL:
-                ge3[y] = (aba & cdo) | (cda & abo)
-            if ge4 != NULL:
-                ge4[y] = aba & cda
+            store_counts(w, y, ge1, ge2, ge3, ge4)
         return
     for q in range(2):
         n[q] = T.nb_n[q]
@@ -1232,18 +1234,7 @@ cdef void neighbour_counts_rows(const State* s, const uint64_t* src, uint64_t* g
                 for q in range(2):
                     if i < n[q]:
                         w[i] |= row_at(src, y, h, dx[q][i], dy[q][i]) & m[q]
-        abo = w[0] | w[1]
-        aba = w[0] & w[1]
-        cdo = w[2] | w[3]
-        cda = w[2] & w[3]
-        if ge1 != NULL:
-            ge1[y] = abo | cdo
-        if ge2 != NULL:
-            ge2[y] = aba | cda | (abo & cdo)
-        if ge3 != NULL:
-            ge3[y] = (aba & cdo) | (cda & abo)
-        if ge4 != NULL:
-            ge4[y] = aba & cda
+        store_counts(w, y, ge1, ge2, ge3, ge4)
 
 
 cdef void eval_ctx_init(const State* s, int k, uint32_t others, EvalCtx* e) noexcept nogil:
