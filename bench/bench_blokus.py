@@ -54,14 +54,15 @@ def test_selfplay_duo(benchmark, strategy):
 
 @pytest.mark.parametrize("variant", ["classic-2", "duo"])
 def test_mcts_simulations(benchmark, variant):
-    """mcts simulations per second from the start position (tree, priors, RAVE and biased playouts)."""
+    """mcts simulations per second from the start position (tree, priors, RAVE and biased playouts;
+    without the opening book, which would answer Duo's start position with no search)."""
     from solver.blokus.players import MctsPlayer
 
     game = Game(variant)
     playouts = 2000 if variant == "duo" else 500
 
     def search():
-        return MctsPlayer(game.variant, f"mcts:{playouts}", seed=1).genmove(game)[2]
+        return MctsPlayer(game.variant, f"mcts:{playouts}", seed=1, book=False).genmove(game)[2]   # search, not the book
 
     stats = benchmark.pedantic(search, rounds=2, iterations=1)
     record_rates(benchmark, simulations_per_s=stats["playouts"], moves_listed_per_s=stats["listed"])
