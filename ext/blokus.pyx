@@ -2518,7 +2518,6 @@ def tree_nodes_for(players, int threads=1) -> int:
     return int(min(most * 24 + 4 * MAXCHILD, MAXNODES))
 
 
-
 def simulate_block(Position start, player_of, counted, side_of, players,
                    uint64_t seed, int n_games, int n_record=0, bint want_cells=False) -> dict:
     """Play ``n_games`` games from ``start`` with a strategy per player; per-game results.
