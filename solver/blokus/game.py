@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 
 import numpy as np
 
@@ -43,19 +43,13 @@ class Move:
     cells: tuple[Cell, ...]
 
 
-@cache
-def _decode(code: int, piece_set: str, width: int, height: int) -> tuple[int, tuple[Cell, ...]]:
-    o, r, c = _ext.code_info(code, width, height)
-    piece, shape, _ = ORIENTATIONS[piece_set][o]
-    return piece, tuple((c + x, r + y) for x, y in shape)
-
-
 @lru_cache(maxsize=1 << 16)
 def _move(colour: int, code: int, piece_set: str, width: int, height: int) -> Move:
     """The :class:`Move` of an engine code (moves are immutable, so one object serves every
     game: a search's candidates are built from its root's codes at every move)."""
-    piece, cells = _decode(code, piece_set, width, height)
-    return Move(colour, code, PIECE_SETS[piece_set].pieces[piece].name, cells)
+    o, r, c = _ext.code_info(code, width, height)
+    piece, shape, _ = ORIENTATIONS[piece_set][o]
+    return Move(colour, code, PIECE_SETS[piece_set].pieces[piece].name, tuple((c + x, r + y) for x, y in shape))
 
 
 def start_position(variant: Variant) -> _ext.Position:

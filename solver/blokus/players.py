@@ -308,11 +308,12 @@ class MctsPlayer:
         full pool can no longer expand its nodes."""
         players = [s.engine_tuple(self.variant)] * self.variant.n_players
         room = _ext.tree_nodes_for(players, self.threads)
-        if player not in self._trees:
-            self._trees[player] = _ext.Searcher(start_position(self.variant), *_tables(self.variant),
-                                                players, player, room)
-        tree = self._trees[player]
-        tree.reserve(tree.nodes_used + room)
+        tree = self._trees.get(player)
+        if tree is None:
+            tree = self._trees[player] = _ext.Searcher(start_position(self.variant), *_tables(self.variant),
+                                                       players, player, room)
+        else:
+            tree.reserve(tree.nodes_used + room)
         self._room = max(self._room, room)
         return tree
 
