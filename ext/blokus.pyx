@@ -1030,8 +1030,6 @@ cdef struct SearchParams:
     double expand_inc     # a leaf at tree depth d is expanded after expand_after + expand_inc * d visits
     double stop_early     # > 0, time budgets only: stop when the most visited root child leads
                           #   every other by more than stop_early x the simulations time allows
-    double prior_local    # added to the evaluation (the learned one's units) of a tree move that
-                          #   covers a local cell (``local_planes``): answer the last placements
     double ew[NFEAT]
 
 
@@ -1833,21 +1831,12 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, Worker* w,
     if fresh < 0:
         return 0
     cdef EvalCtx e
-    cdef uint64_t loc[MAXROWS]
-    cdef uint64_t mine[MAXROWS]
-    cdef int lo, hi, any_local = 0
-    cdef int64_t key
     if sp.learned:
         eval_ctx_init(s, k, others, &e)
-    if sp.prior_local != 0:
-        any_local = local_planes(s, k, others, loc, mine, &lo, &hi)
     kmin = 0x7FFFFFFFFFFFFFFF
     for i in range(n):
-        key = search_key(sp, s, k, w.moves[i], others, &e)
-        if any_local and local_score(s, w.moves[i], loc, mine, lo, hi) > 0:
-            key += <int64_t>(256 * sp.prior_local)
         # key in the high bits, a random tie-break, the index in the low 16 bits
-        w.keys[i] = ((key * 64 + rng_below(rng, 64)) << 16) | i
+        w.keys[i] = ((search_key(sp, s, k, w.moves[i], others, &e) * 64 + rng_below(rng, 64)) << 16) | i
         if w.keys[i] < kmin:
             kmin = w.keys[i]
     kmin >>= 22
@@ -2383,7 +2372,7 @@ SEARCH_PARAMS = (
     ("local", 3.0), ("centre_moves", 0.0), ("centre_radius", 2.0),
     ("centre_slack", 0.3), ("connect_moves", 0.0), ("lgr", 1.0),
     ("big_rounds", 2.0), ("big1_rounds", 3.0), ("big2_rounds", 5.0), ("cramped", 0.0), ("expand_inc", 0.0),
-    ("stop_early", 0.5), ("prior_local", 0.0),
+    ("stop_early", 0.5),
 )
 assert len(SEARCH_PARAMS) <= MAXPARAMS
 
@@ -2415,7 +2404,6 @@ cdef void params_from(SearchParams* sp, values, weights) except *:
     sp.cramped = <int32_t>v[23]
     sp.expand_inc = v[24]
     sp.stop_early = v[25]
-    sp.prior_local = v[26]
     if sp.learned:
         if weights is None or len(weights) != NFEAT:
             raise ValueError(f"learned evaluation: {NFEAT} weights expected")

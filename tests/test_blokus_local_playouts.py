@@ -264,29 +264,3 @@ def test_a_cramped_colour_moves_or_leaves_the_playout_as_the_parameter_says(cram
     for bad in ("cramped=3", "cramped=0.5", "cramped=-1"):
         with pytest.raises(SolverError):
             parse_strategy(f"mcts:50:{bad}")
-
-
-@pytest.mark.parametrize("variant", ["duo", "classic-2", "trigon-2"])
-def test_prior_local_puts_the_local_answers_first(variant):
-    """``prior_local`` adds to the evaluation of a tree move that covers a local cell (the
-    reference's local cells), so with a large one a node's first children are the moves
-    answering the opponents' last placements, and only then the others."""
-    checked = 0
-    for seed in range(30):
-        game = random_position(variant, 500 + seed)
-        if game.is_over:
-            continue
-        k, v = game.to_play, game.variant
-        _, ref, local = local_view(game)
-        n_local = sum(local_score(ref, k, m.cells, local) > 0 for m in game.legal_moves())
-        if n_local == 0:
-            continue
-        strategy = parse_strategy("mcts:1:prior_local=50").engine_tuple(v)
-        searcher = ext.Searcher(game.position, *_tables(v), [strategy] * v.n_players, game.player_of_colour(k))
-        children = searcher.search(game.position, 1, 1, 0.0)["children"]
-        covers = [local_score(ref, k, game.move_from_code(colour, code).cells, local) > 0
-                  for colour, code, *_ in children]
-        first = min(n_local, len(covers))
-        assert covers == [True] * first + [False] * (len(covers) - first), (variant, seed)
-        checked += 1
-    assert checked >= 5
