@@ -1030,7 +1030,7 @@ cdef struct SearchParams:
     double expand_inc     # a leaf at tree depth d is expanded after expand_after + expand_inc * d visits
     double stop_early     # > 0, time budgets only: stop when the most visited root child leads
                           #   every other by more than stop_early x the simulations time allows
-    double ew[NFEAT]
+    double ew[NFEAT + MAXPIECES]   # EVAL_FEATURES weights, then one weight per piece (0 if not given)
 
 
 cdef struct Config:
@@ -1292,9 +1292,9 @@ cdef void move_features(const State* s, int k, int code, const EvalCtx* e,
 
 cdef inline double learned_eval(const double* w, const State* s, int k, int code,
                                 const EvalCtx* e) noexcept nogil:
-    """Weighted sum of the move's features."""
+    """Weighted sum of the move's features, plus its piece's own weight."""
     cdef int32_t f[NFEAT]
-    cdef double v = 0
+    cdef double v = w[NFEAT + tables(s).o_piece[orientation_of(s, code)]]
     cdef int i
     move_features(s, k, code, e, f)
     for i in range(NFEAT):
@@ -1421,8 +1421,9 @@ def random_playouts(Position start, uint64_t seed, int n_games) -> tuple:
 # UCT on the C playouts, with prior knowledge and shared statistics:
 #
 # * each child starts with ``prior_n`` virtual visits at a value taken from a fast one-ply
-#   evaluation (``search_key``: the learned weights times the move's ``EVAL_FEATURES``, or with
-#   ``learned`` = 0 piece size + 0.1 x own corners gained + 3 x opponents' corners taken), so
+#   evaluation (``search_key``: the learned weights times the move's ``EVAL_FEATURES`` plus its
+#   piece's weight, or with ``learned`` = 0 piece size + 0.1 x own corners gained + 3 x
+#   opponents' corners taken), so
 #   the search tries the moves a good player would look at first (progressive bias);
 # * a node looks only at its best children by that evaluation, more of them as its visit count
 #   grows (progressive widening), and keeps at most ``MAXCHILD`` of them;
@@ -1935,7 +1936,8 @@ cdef inline void amaf_mark(Search* t, Worker* w, int k, int code, int ply) noexc
 cdef inline int64_t search_key(const SearchParams* sp, const State* s, int k, int code,
                                uint32_t others, const EvalCtx* e) noexcept nogil:
     """The search's evaluation of a move (its prior and playout preference): with ``learned``
-    the weighted sum of its ``EVAL_FEATURES`` (``e`` from ``eval_ctx_init``); otherwise
+    the weighted sum of its ``EVAL_FEATURES`` (``e`` from ``eval_ctx_init``) plus its piece's
+    weight; otherwise
     size + w_own x own attach cells gained + w_taken x opponents' attach cells taken, or, with
     both weights 0, ``greedy_key``'s order (size first, then gained, then taken)."""
     cdef int64_t t[3]
@@ -2405,10 +2407,11 @@ cdef void params_from(SearchParams* sp, values, weights) except *:
     sp.expand_inc = v[24]
     sp.stop_early = v[25]
     if sp.learned:
-        if weights is None or len(weights) != NFEAT:
-            raise ValueError(f"learned evaluation: {NFEAT} weights expected")
-        for i in range(NFEAT):
-            sp.ew[i] = float(weights[i])
+        if weights is None or not NFEAT <= len(weights) <= NFEAT + MAXPIECES:
+            raise ValueError(f"learned evaluation: {NFEAT} feature weights and at most {MAXPIECES} "
+                             "piece weights expected")
+        for i in range(NFEAT + MAXPIECES):
+            sp.ew[i] = float(weights[i]) if i < len(weights) else 0.0
 
 
 cdef void config_from(Config* cfg, int n_colours, player_of, counted, side_of, players) except *:

@@ -67,8 +67,28 @@ def test_feature_names_are_the_engines_and_the_weights_name_only_them():
     assert set(data["weights"]) == {"duo", "classic", "trigon"}
     for weights in data["weights"].values():
         assert set(weights) <= set(evaluation.FEATURES)
+    assert set(data.get("pieces", {})) <= set(data["weights"])
     for name, v in VARIANTS.items():
-        assert len(evaluation.weights_for(v)) == len(evaluation.FEATURES), name
+        pieces = evaluation.piece_names(v)
+        assert pieces == tuple(p.name for p in Game(v).pieces.pieces)
+        assert set(data.get("pieces", {}).get(evaluation.family(v), {})) <= set(pieces), name
+        assert len(evaluation.weights_for(v)) == len(evaluation.FEATURES) + len(pieces), name
+
+
+def test_a_piece_weight_alone_orders_the_search_by_piece():
+    """Feature weights 0 and one piece weighted: the root's first children are that piece's moves,
+    and the engine refuses more weights than features and pieces."""
+    game = Game("duo")
+    v = game.variant
+    weights = [0.0] * len(evaluation.FEATURES) + [0.0] * len(evaluation.piece_names(v))
+    weights[len(evaluation.FEATURES) + evaluation.piece_names(v).index("X")] = 3.0
+    strategy = parse_strategy("mcts:1:learned=1").engine_tuple(v)[:5] + (weights,)
+    searcher = _ext.Searcher(game.position, *_tables(v), [strategy] * v.n_players, 0)
+    children = searcher.search(game.position, 1, 1, 0.0)["children"]
+    assert children and all(game.move_from_code(c, code).piece == "X" for c, code, *_ in children)
+    too_many = parse_strategy("mcts:1:learned=1").engine_tuple(v)[:5] + (weights + [0.0] * 30,)
+    with pytest.raises(ValueError, match="piece weights"):
+        _ext.Searcher(game.position, *_tables(v), [too_many] * v.n_players, 0)
 
 
 def test_illegal_codes_are_refused():
@@ -116,10 +136,40 @@ def test_fit_recovers_the_weights_that_made_the_choices():
     assert evaluation.log_likelihood(corpus, w)[0] > evaluation.log_likelihood(corpus, true * 0.5)[0]
 
 
+def test_fit_with_piece_columns_recovers_the_piece_preferences():
+    """Choices drawn with a feature weight and a weight per piece: ``design`` adds one column per
+    piece, and the fit gives back both (the piece weights up to a common shift: only differences
+    between the moves of one decision are seen, so they are compared centred)."""
+    rng = np.random.default_rng(6)
+    true_w, true_p = 0.8, np.array([1.0, 0.0, -1.0, 0.5])
+    feats, pieces, rows, chosen = [], [], [0], []
+    for _ in range(3000):
+        n = int(rng.integers(2, 20))
+        x = rng.integers(0, 4, size=(n, 1))
+        pc = rng.integers(0, 4, size=n)
+        z = true_w * x[:, 0] + true_p[pc]
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        feats.append(x)
+        pieces.append(pc)
+        chosen.append(int(rng.choice(n, p=p)))
+        rows.append(rows[-1] + n)
+    base = evaluation.Corpus(np.concatenate(feats).astype(np.int16), np.array(rows), np.array(chosen))
+    corpus = evaluation.design(base, np.concatenate(pieces), 4)
+    assert corpus.features.shape == (rows[-1], 5) and (corpus.features[:, 1:].sum(axis=1) == 1).all()
+    w = evaluation.fit(corpus, l2=0.0)
+    assert abs(w[0] - true_w) < 0.12, w
+    assert np.allclose(w[1:] - w[1:].mean(), true_p - true_p.mean(), atol=0.15), w
+
+
 def test_corpus_from_self_play_and_merge():
-    c = evaluation.make_corpus(VARIANTS["duo"], 1, "mcts:30", seed=2)
+    c, pieces = evaluation.make_corpus(VARIANTS["duo"], 1, "mcts:30", seed=2)
     assert len(c) > 20 and c.features.shape == (c.rows[-1], len(evaluation.FEATURES))
     assert all(0 <= c.chosen[i] < c.rows[i + 1] - c.rows[i] for i in range(len(c)))
+    # the piece index of each move: its size agrees with the one-hot size feature
+    sizes = np.array([p.size for p in Game("duo").pieces.pieces])
+    assert pieces.shape == (c.rows[-1],)
+    assert (c.features[np.arange(len(pieces)), sizes[pieces] - 1] == 1).all()
     both = evaluation.merge([c, c])
     assert len(both) == 2 * len(c) and both.rows[-1] == 2 * c.rows[-1]
 
@@ -131,12 +181,15 @@ def test_learned_search_orders_children_by_the_weighted_reference_features(varia
     game = random_position(variant, seed)
     k, v = game.to_play, game.variant
     weights = np.array(evaluation.weights_for(v))
+    n_features = len(evaluation.FEATURES)
+    piece_weight = dict(zip(evaluation.piece_names(v), weights[n_features:], strict=True))
     ref = reference_board(game)
     mask = evaluation.opponents_mask(game, k)
     opponents = [j for j in range(v.n_colours) if mask >> j & 1]
 
     def value(move) -> float:
-        return float(weights @ np.array(move_features(ref, k, move.cells, opponents)))
+        return float(weights[:n_features] @ np.array(move_features(ref, k, move.cells, opponents))
+                     + piece_weight[move.piece])
 
     best = max(value(m) for m in game.legal_moves())
     strategy = parse_strategy("mcts:1:learned=1").engine_tuple(v)

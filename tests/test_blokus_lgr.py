@@ -69,30 +69,36 @@ def reference_position(game: Game) -> RefPosition:
 
 
 def test_playouts_play_the_last_good_replies():
-    played = forgotten = 0
-    for seed in range(1, 7):
-        p, f = check_replies(seed)
-        played += p
-        forgotten += f
+    played = forgotten = checked = 0
+    for seed in range(1, 11):
+        result = check_replies(seed)
+        if result is not None:
+            checked += 1
+            played += result[0]
+            forgotten += result[1]
+    assert checked >= 6, "most searches' pairs fit the hash table without a collision"
     assert played > 0, "some playout moves were stored replies"
     assert forgotten > 0, "some replies were forgotten (and the engine forgot them too)"
 
 
-def check_replies(seed: int) -> tuple[int, int]:
+def check_replies(seed: int) -> tuple[int, int] | None:
     """Replay a 25-simulation search from a random Duo position with the reference; returns
-    how many playout moves were stored replies and how many replies were forgotten."""
+    how many playout moves were stored replies and how many replies were forgotten, or None if
+    two of the search's pairs share a slot of the engine's hash table (the table is lossy there:
+    it keeps one reply per slot, so the reference's dictionary would not describe it; about one
+    search in two hundred pairs' worth of slots, a birthday collision)."""
     game, rnd = Game("duo"), random.Random(seed)
-    for _ in range(10 + 2 * seed):
+    for _ in range(9 + seed):
         game.play(rnd.choice(game.legal_moves()))
     k = game.to_play
     strategy = parse_strategy("mcts:1:lgr=1").engine_tuple(game.variant)
     searcher = ext.Searcher(game.position, *_tables(game.variant), [strategy] * 2, game.player_of_colour(k))
     _, sims = searcher.traced_search(game.position, seed, 25)
     assert len(sims) == 25
-    # the pairs of this test keep their replies in distinct slots of the engine's hash table
     pairs = {(c2, p1, p0) for _, placements in sims for (_, p0), (_, p1), (c2, _) in
              zip(placements, placements[1:], placements[2:], strict=False)}
-    assert len({searcher.reply_slot(*pair) for pair in pairs}) == len(pairs)
+    if len({searcher.reply_slot(*pair) for pair in pairs}) < len(pairs):
+        return None
     replies, start, played, code_of = RefReplies(), reference_position(game), 0, {}
     for tree_n, placements in sims:
         pos, seq, colours = start.copy(), [], []

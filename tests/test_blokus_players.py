@@ -110,10 +110,8 @@ def test_mcts_beats_greedy_and_random_in_selfplay():
 def best_by_evaluation(game: Game) -> Move:
     """The legal move of the colour to play with the highest learned evaluation (the order in
     which the search opens a node's children)."""
-    k = game.to_play
     moves = game.legal_moves()
-    features = game.position.move_features(k, [m.code for m in moves], evaluation.opponents_mask(game, k))
-    scores = features @ np.array(evaluation.weights_for(game.variant))
+    scores = evaluation.move_values(game, game.to_play, [m.code for m in moves])
     return moves[int(np.argmax(scores))]
 
 

@@ -4,12 +4,15 @@ moves strong searches chose.
 The engine counts, for every legal move, the features named in ``FEATURES`` (piece size, cells
 covered in the opponents' corner zones, what the move's edge halo forbids, how open its new
 corners are, ...; ``ext/blokus.pyx`` ``move_features`` defines them).  A move's evaluation is the
-weighted sum of its counts: a log-linear move model, as Pentobi's prior knowledge is, but with our
-own features and weights fitted here, to games our own search played with a large budget
-(distillation: the fast evaluation learns what the slow search found).
+weighted sum of its counts plus a weight of its own for the piece it places (beyond its size:
+which pieces a strong player spends early and which it keeps): a log-linear move model, as
+Pentobi's prior knowledge is, but with our own features and weights fitted here, to games our own
+search played with a large budget (distillation: the fast evaluation learns what the slow search
+found).
 
 The weights live in ``evaluation_weights.json`` beside this module, one set per board family
-(``family``); ``learn`` rebuilds them (``python -m solver.blokus.evaluation``, see ``main``).
+(``family``; feature weights under ``weights``, piece weights under ``pieces``); ``learn``
+rebuilds them (``python -m solver.blokus.evaluation``, see ``main``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import numpy as np
 
 from solver._ext import blokus as _ext
 from solver.blokus.game import Game
+from solver.blokus.pieces import PIECE_SETS
 from solver.blokus.variants import ROTATING, Variant
 
 #: the engine's move features, in its order (read from the engine itself)
@@ -48,10 +52,37 @@ def load_weights(path: Path = WEIGHTS_FILE) -> dict[str, dict[str, float]]:
     return {fam: dict(w) for fam, w in data["weights"].items()}
 
 
+@functools.lru_cache(maxsize=4)
+def load_piece_weights(path: Path = WEIGHTS_FILE) -> dict[str, dict[str, float]]:
+    """Per family, piece name -> weight (a family may have none)."""
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    return {fam: dict(w) for fam, w in data.get("pieces", {}).items()}
+
+
+def piece_names(variant: Variant) -> tuple[str, ...]:
+    """The names of ``variant``'s pieces in the engine's order (the order of the piece weights)."""
+    return tuple(p.name for p in PIECE_SETS[variant.geometry.piece_set].pieces)
+
+
 def weights_for(variant: Variant) -> list[float]:
-    """The weights of ``variant``'s family in ``FEATURES`` order (a missing feature weighs 0)."""
-    w = load_weights().get(family(variant), {})
-    return [float(w.get(name, 0.0)) for name in FEATURES]
+    """The weights of ``variant``'s family: ``FEATURES`` order, then one per piece in
+    ``piece_names`` order (a missing feature or piece weighs 0)."""
+    fam = family(variant)
+    w = load_weights().get(fam, {})
+    pw = load_piece_weights().get(fam, {})
+    return [float(w.get(name, 0.0)) for name in FEATURES] + [float(pw.get(name, 0.0)) for name in piece_names(variant)]
+
+
+def move_values(game: Game, colour: int, codes) -> np.ndarray:
+    """The learned evaluation of ``colour``'s legal placements ``codes`` in ``game`` (the order
+    in which the search opens a node's children): the ``FEATURES`` counts times their weights,
+    plus each move's piece weight."""
+    w = np.array(weights_for(game.variant))
+    f = game.position.move_features(colour, codes, opponents_mask(game, colour))
+    index = {p.name: p.index for p in game.pieces.pieces}
+    pieces = [index[game.move_from_code(colour, c).piece] for c in codes]
+    return f @ w[:len(FEATURES)] + w[len(FEATURES):][pieces]
 
 
 # ---------------------------------------------------------------- fitting
@@ -62,12 +93,21 @@ class Corpus:
     """Decisions to learn from: per decision the features of every legal move and which one the
     teacher chose.  ``rows[i]:rows[i + 1]`` are decision i's moves in ``features``."""
 
-    features: np.ndarray   # (moves, len(FEATURES)) int16
+    features: np.ndarray   # (moves, columns) int16: the FEATURES counts (``design`` adds the pieces)
     rows: np.ndarray       # (decisions + 1,) int64 offsets
     chosen: np.ndarray     # (decisions,) int64: index of the chosen move within its decision
 
     def __len__(self) -> int:
         return len(self.chosen)
+
+
+def design(corpus: Corpus, pieces: np.ndarray, n_pieces: int) -> Corpus:
+    """The same decisions with one more column per piece (1 where the move places it; ``pieces``
+    holds each move's piece index), so that ``fit`` gives the feature weights, then the piece
+    weights."""
+    onehot = np.zeros((len(pieces), n_pieces), dtype=np.int16)
+    onehot[np.arange(len(pieces)), pieces] = 1
+    return Corpus(np.concatenate([corpus.features, onehot], axis=1), corpus.rows, corpus.chosen)
 
 
 def log_likelihood(corpus: Corpus, w: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
@@ -140,17 +180,20 @@ def opponents_mask(game: Game, colour: int) -> int:
     return mask
 
 
-def make_corpus(variant: Variant, games: int, strategy: str, seed: int) -> Corpus:
-    """Self-play ``games`` games with ``strategy`` (an mcts spec, every player alike) and keep
-    every decision with more than one legal move: all moves' features and the move chosen."""
+def make_corpus(variant: Variant, games: int, strategy: str, seed: int) -> tuple[Corpus, np.ndarray]:
+    """Self-play ``games`` games with ``strategy`` (an mcts spec, every player alike, no opening
+    book: the search is the teacher) and keep every decision with more than one legal move: all
+    moves' features and the move chosen; also each move's piece index (for ``design``)."""
     from solver.blokus.players import MctsPlayer
 
     feats: list[np.ndarray] = []
+    pieces: list[np.ndarray] = []
     chosen: list[int] = []
     rows = [0]
     for g_i in range(games):
         game = Game(variant)
-        player = MctsPlayer(variant, strategy, seed=seed * 100_003 + g_i)
+        index = {p.name: p.index for p in game.pieces.pieces}
+        player = MctsPlayer(variant, strategy, seed=seed * 100_003 + g_i, book=False)
         while not game.is_over:
             k = game.to_play
             move, _, _ = player.genmove(game)
@@ -158,10 +201,12 @@ def make_corpus(variant: Variant, games: int, strategy: str, seed: int) -> Corpu
             if len(codes) > 1:
                 f = game.position.move_features(k, codes, opponents_mask(game, k))
                 feats.append(f.astype(np.int16))
+                pieces.append(np.array([index[game.move_from_code(k, c).piece] for c in codes], dtype=np.int16))
                 chosen.append(int(np.flatnonzero(codes == move.code)[0]))
                 rows.append(rows[-1] + len(codes))
             game.play(move)
-    return Corpus(np.concatenate(feats), np.array(rows, dtype=np.int64), np.array(chosen, dtype=np.int64))
+    corpus = Corpus(np.concatenate(feats), np.array(rows, dtype=np.int64), np.array(chosen, dtype=np.int64))
+    return corpus, np.concatenate(pieces)
 
 
 def merge(corpora: list[Corpus]) -> Corpus:
@@ -175,7 +220,7 @@ def merge(corpora: list[Corpus]) -> Corpus:
                   np.concatenate([c.chosen for c in corpora]))
 
 
-def _corpus_block(args: tuple[str, int, str, int]) -> Corpus:
+def _corpus_block(args: tuple[str, int, str, int]) -> tuple[Corpus, np.ndarray]:
     variant, games, teacher, seed = args
     from solver.blokus.variants import variant_by_name
 
@@ -185,8 +230,11 @@ def _corpus_block(args: tuple[str, int, str, int]) -> Corpus:
 def learn(variant: str, games: int, teacher: str, seed: int, workers: int = 1,
           block: int = 10, l2: float = 1e-3) -> tuple[np.ndarray, dict[str, float]]:
     """Play ``games`` teacher games (blocks of ``block`` games, block i seeded ``seed`` + i, so
-    the corpus does not depend on ``workers``), fit the weights; (weights, fit statistics)."""
+    the corpus does not depend on ``workers``), fit the weights; (the ``FEATURES`` weights, then
+    the ``piece_names`` weights; fit statistics)."""
     from multiprocessing import get_context
+
+    from solver.blokus.variants import variant_by_name
 
     jobs = [(variant, min(block, games - b), teacher, seed + i) for i, b in enumerate(range(0, games, block))]
     if workers > 1:
@@ -194,7 +242,8 @@ def learn(variant: str, games: int, teacher: str, seed: int, workers: int = 1,
             parts = pool.map(_corpus_block, jobs)
     else:
         parts = [_corpus_block(j) for j in jobs]
-    corpus = merge(parts)
+    corpus = design(merge([c for c, _ in parts]), np.concatenate([p for _, p in parts]),
+                    len(piece_names(variant_by_name(variant))))
     w = fit(corpus, l2=l2)
     n = np.diff(corpus.rows)
     return w, {"decisions": len(corpus), "mean_moves": float(n.mean()),
@@ -202,15 +251,19 @@ def learn(variant: str, games: int, teacher: str, seed: int, workers: int = 1,
                "top1": top1(corpus, w)}
 
 
-def save_weights(fam: str, w: np.ndarray, about: str, path: Path = WEIGHTS_FILE) -> None:
-    """Replace one family's weights in the weights file (written atomically)."""
+def save_weights(fam: str, w: np.ndarray, pieces: tuple[str, ...], about: str, path: Path = WEIGHTS_FILE) -> None:
+    """Replace one family's weights in the weights file (written atomically): ``w`` holds the
+    ``FEATURES`` weights, then one per name in ``pieces``."""
     from solver.montecarlo.output import write_text_atomic
 
     data = json.loads(path.read_text(encoding="utf-8"))
-    data["weights"][fam] = {name: round(float(x), 4) for name, x in zip(FEATURES, w, strict=True)}
+    data["weights"][fam] = {name: round(float(x), 4) for name, x in zip(FEATURES, w[:len(FEATURES)], strict=True)}
+    data.setdefault("pieces", {})[fam] = {name: round(float(x), 4)
+                                          for name, x in zip(pieces, w[len(FEATURES):], strict=True)}
     data.setdefault("about", {})[fam] = about
     write_text_atomic(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
     load_weights.cache_clear()
+    load_piece_weights.cache_clear()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -240,14 +293,16 @@ def main(argv: list[str] | None = None) -> int:
     except SolverError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    fam = family(variant_by_name(args.variant))
+    v = variant_by_name(args.variant)
     w, stats = learn(args.variant, args.games, args.teacher, args.seed, args.workers)
-    for name, x in zip(FEATURES, w, strict=True):
+    names = FEATURES + tuple(f"piece {p}" for p in piece_names(v))
+    for name, x in zip(names, w, strict=True):
         print(f"{name:18s} {x:+.3f}")
     print(json.dumps(stats))
     if not args.dry_run:
-        save_weights(fam, w, f"fitted to {args.games} {args.variant} self-play games of {args.teacher}, "
-                             f"seed {args.seed}: {stats['decisions']} decisions, top-1 {stats['top1']:.3f}")
+        save_weights(family(v), w, piece_names(v),
+                     f"fitted to {args.games} {args.variant} self-play games of {args.teacher}, "
+                     f"seed {args.seed}: {stats['decisions']} decisions, top-1 {stats['top1']:.3f}")
     return 0
 
 
