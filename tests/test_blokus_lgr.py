@@ -85,8 +85,8 @@ def check_replies(seed: int) -> tuple[int, int] | None:
     """Replay a 25-simulation search from a random Duo position with the reference; returns
     how many playout moves were stored replies and how many replies were forgotten, or None if
     two of the search's pairs share a slot of the engine's hash table (the table is lossy there:
-    it keeps one reply per slot, so the reference's dictionary would not describe it; about one
-    search in two hundred pairs' worth of slots, a birthday collision)."""
+    it keeps one reply per slot, so the reference's dictionary would not describe it: with a
+    few hundred pairs in 65,536 slots such a birthday collision hits about one search in ten)."""
     game, rnd = Game("duo"), random.Random(seed)
     for _ in range(9 + seed):
         game.play(rnd.choice(game.legal_moves()))
