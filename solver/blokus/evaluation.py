@@ -45,19 +45,20 @@ def family(variant: Variant) -> str:
 
 
 @functools.lru_cache(maxsize=4)
+def _weights_data(path: Path) -> dict:
+    """The weights file, read once."""
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
 def load_weights(path: Path = WEIGHTS_FILE) -> dict[str, dict[str, float]]:
     """Per family, feature name -> weight."""
-    with open(path, encoding="utf-8") as f:
-        data = json.load(f)
-    return {fam: dict(w) for fam, w in data["weights"].items()}
+    return {fam: dict(w) for fam, w in _weights_data(path)["weights"].items()}
 
 
-@functools.lru_cache(maxsize=4)
 def load_piece_weights(path: Path = WEIGHTS_FILE) -> dict[str, dict[str, float]]:
     """Per family, piece name -> weight (a family may have none)."""
-    with open(path, encoding="utf-8") as f:
-        data = json.load(f)
-    return {fam: dict(w) for fam, w in data.get("pieces", {}).items()}
+    return {fam: dict(w) for fam, w in _weights_data(path).get("pieces", {}).items()}
 
 
 def piece_names(variant: Variant) -> tuple[str, ...]:
@@ -80,9 +81,13 @@ def move_values(game: Game, colour: int, codes) -> np.ndarray:
     plus each move's piece weight."""
     w = np.array(weights_for(game.variant))
     f = game.position.move_features(colour, codes, opponents_mask(game, colour))
+    return f @ w[:len(FEATURES)] + w[len(FEATURES):][piece_indices(game, colour, codes)]
+
+
+def piece_indices(game: Game, colour: int, codes) -> np.ndarray:
+    """Each of ``colour``'s placements ``codes``: its piece's index in ``piece_names`` order."""
     index = {p.name: p.index for p in game.pieces.pieces}
-    pieces = [index[game.move_from_code(colour, c).piece] for c in codes]
-    return f @ w[:len(FEATURES)] + w[len(FEATURES):][pieces]
+    return np.array([index[game.move_from_code(colour, c).piece] for c in codes], dtype=np.int16)
 
 
 # ---------------------------------------------------------------- fitting
@@ -192,7 +197,6 @@ def make_corpus(variant: Variant, games: int, strategy: str, seed: int) -> tuple
     rows = [0]
     for g_i in range(games):
         game = Game(variant)
-        index = {p.name: p.index for p in game.pieces.pieces}
         player = MctsPlayer(variant, strategy, seed=seed * 100_003 + g_i, book=False)
         while not game.is_over:
             k = game.to_play
@@ -201,7 +205,7 @@ def make_corpus(variant: Variant, games: int, strategy: str, seed: int) -> tuple
             if len(codes) > 1:
                 f = game.position.move_features(k, codes, opponents_mask(game, k))
                 feats.append(f.astype(np.int16))
-                pieces.append(np.array([index[game.move_from_code(k, c).piece] for c in codes], dtype=np.int16))
+                pieces.append(piece_indices(game, k, codes))
                 chosen.append(int(np.flatnonzero(codes == move.code)[0]))
                 rows.append(rows[-1] + len(codes))
             game.play(move)
@@ -262,8 +266,7 @@ def save_weights(fam: str, w: np.ndarray, pieces: tuple[str, ...], about: str, p
                                           for name, x in zip(pieces, w[len(FEATURES):], strict=True)}
     data.setdefault("about", {})[fam] = about
     write_text_atomic(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
-    load_weights.cache_clear()
-    load_piece_weights.cache_clear()
+    _weights_data.cache_clear()
 
 
 def main(argv: list[str] | None = None) -> int:
