@@ -1513,6 +1513,7 @@ cdef struct Worker:        # one searching thread's scratch and counters
     int16_t* amaf_ply      # ... and at which ply (first time)
     int32_t stamp
     int32_t path[MAXDEPTH]
+    int32_t slot[MAXDEPTH]  # path[d]'s place among its parent's children (shared trees: see back up)
     int32_t n_seq          # the simulation's placements so far (tree and playout), in order:
     int32_t seq_code[MAXSEQ]
     int8_t seq_colour[MAXSEQ]
@@ -1815,6 +1816,9 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, Worker* w,
     cdef double span, pv
     cdef Node* nd = &t.nodes[ni]
     cdef Node* c
+    cdef Node* o
+    cdef Node snap[MAXCHILD]
+    cdef int32_t old_first
     cdef int side = cfg.side_of[mover_of(cfg, s, k)]
     w.listed += n
     if s.n_placed < sp.centre_moves:
@@ -1844,17 +1848,13 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, Worker* w,
     sort_best(w.keys, n, m + have)
     kmax = w.keys[0] >> 22
     span = <double>(kmax - kmin)
-    if have:
-        memcpy(&t.nodes[fresh], &t.nodes[nd.first], have * sizeof(Node))
-        for c_i in range(have):   # a child another thread is expanding: its copy starts unlocked
-            t.nodes[fresh + c_i].busy = 0
     j = have
     i = 0
     while j < m and i < n:
         idx = <int>(w.keys[i] & 0xFFFF)
         dup = 0
         for c_i in range(have):
-            if t.nodes[fresh + c_i].move == <int32_t>w.moves[idx]:
+            if t.nodes[nd.first + c_i].move == <int32_t>w.moves[idx]:
                 dup = 1
                 break
         if not dup:
@@ -1872,12 +1872,37 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, Worker* w,
         i += 1
     release_nodes(t, fresh, m, j)
     nd.n_legal = n if n < MAXCHILD else MAXCHILD
+    old_first = nd.first
+    if have:
+        memcpy(&t.nodes[fresh], &t.nodes[old_first], have * sizeof(Node))
+        for c_i in range(have):   # a child another thread is expanding: its copy starts unlocked
+            t.nodes[fresh + c_i].busy = 0
+        if t.shared:
+            memcpy(snap, &t.nodes[fresh], have * sizeof(Node))
     store_release(&nd.first, fresh)
     store_release(&nd.n_child, j)
+    if have and t.shared:
+        # what other threads added to the old block between the copy and the publication (many
+        # simulations' worth if this thread was preempted in between) is carried over: the
+        # copy's figures at the copy are the snapshot, the old block's now minus them the rest
+        # (a simulation's back up finds the new block by the children's places: simulate_once)
+        for c_i in range(have):
+            c = &t.nodes[fresh + c_i]
+            o = &t.nodes[old_first + c_i]
+            c.visits += o.visits - snap[c_i].visits
+            c.value += o.value - snap[c_i].value
+            c.rave_n += o.rave_n - snap[c_i].rave_n
+            c.rave_v += o.rave_v - snap[c_i].rave_v
+            if c.first < 0 and load_acquire(&o.n_child) > 0:   # expanded in the old block meanwhile
+                c.n_legal = o.n_legal
+                c.first = o.first
+                store_release(&c.n_child, o.n_child)
     return 1
 
 
-cdef int32_t select_child(const SearchParams* sp, Search* t, int32_t ni) noexcept nogil:
+cdef int32_t select_child(const SearchParams* sp, Search* t, int32_t ni, int32_t* slot=NULL) noexcept nogil:
+    """The child of node ``ni`` to descend to (UCT on its open children, values blended with
+    RAVE); ``slot`` gets the child's place in the node's block of children."""
     cdef Node* nd = &t.nodes[ni]
     cdef int n_open = open_count(sp, nd)
     cdef int32_t first
@@ -1897,6 +1922,8 @@ cdef int32_t select_child(const SearchParams* sp, Search* t, int32_t ni) noexcep
         if score > best_score:
             best_score = score
             best = i
+    if slot != NULL:
+        slot[0] = best - first
     return best
 
 
@@ -2194,7 +2221,7 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
     cdef State s
     cdef int depth = 0, ply = 0, k, i, j, pi, m, n_child, ok, tree_n
     cdef int shared = t.shared
-    cdef int32_t ni = t.root, ci, first
+    cdef int32_t ni = t.root, ci, first, slot = 0
     cdef Node* nd
     cdef Node* c
     cdef double v[MAXCOLOURS]
@@ -2217,7 +2244,13 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
                 nd.terminal = 1
                 break
             if shared and not compare_swap(&nd.busy, 0, 1):
-                break
+                if ni != t.root:
+                    break   # play out from this leaf
+                # the root is getting its first children from another thread: wait for them
+                # (a playout from the root would reach none of its children)
+                while load_acquire(&nd.busy):
+                    pass
+                continue
             ok = expand(cfg, sp, t, w, ni, &s, <int>(sp.widen_base + sp.widen * sqrt(nd.visits)) + 2, rng)
             if shared:
                 store_release(&nd.busy, 0)
@@ -2229,7 +2262,7 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
                 expand(cfg, sp, t, w, ni, &s, 2 * open_count(sp, nd), rng)
                 if shared:
                     store_release(&nd.busy, 0)
-        ci = select_child(sp, t, ni)
+        ci = select_child(sp, t, ni, &slot)
         c = &t.nodes[ci]
         if shared:
             c.visits += 1
@@ -2243,6 +2276,7 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
         if depth + 1 < MAXDEPTH - 1:
             depth += 1
             w.path[depth] = ni
+            w.slot[depth] = slot
         else:
             break
     tree_n = w.n_seq
@@ -2273,8 +2307,13 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
             w.trace[w.trace_len + 2 + 2 * i] = w.seq_colour[i]
             w.trace[w.trace_len + 3 + 2 * i] = w.seq_code[i]
         w.trace_len += 2 + 2 * w.n_seq
-    # back up: real statistics on the path, RAVE on the children of every node on it
+    # back up: real statistics on the path, RAVE on the children of every node on it.  In a
+    # shared tree another thread may have moved a node's children to a new block (widening)
+    # since this one passed: a child keeps its place in the block, so the path is found again
+    # from the root by those places and the update reaches the block in use
     for i in range(depth + 1):
+        if shared and i > 0 and w.slot[i] < children_of(&t.nodes[w.path[i - 1]], &first):
+            w.path[i] = first + w.slot[i]
         nd = &t.nodes[w.path[i]]
         if not shared:
             nd.visits += 1
