@@ -220,6 +220,9 @@ def play(game_file: str, strategy: str, seconds: float | None, seed: int, thread
     click.echo(f"{colour} {game.move_text(move)}")
     if verbose and stats.get("book"):
         click.echo("# from the opening book (--no-book to search instead)")
+    elif verbose and stats.get("solved"):
+        click.echo(f"# the exact endgame search proved a {stats['solved']} for {colour}'s side "
+                   f"({stats['solved_nodes']} positions; no simulations run)")
     elif verbose:
         settled = " (the choice was settled: stopped early, stop_early)" if stats.get("stopped_early") else ""
         click.echo(f"# {stats['playouts']} playouts{settled}; candidates by visits (value: win share blended "
@@ -228,6 +231,32 @@ def play(game_file: str, strategy: str, seconds: float | None, seed: int, thread
         for c in cands[:10]:
             click.echo(f"{game.move_text(c.move)},{c.move.piece},{c.visits:.0f},{c.value:.3f},"
                        f"{c.rave_visits:.0f},{c.rave_value:.3f}")
+
+
+@group.command()
+@click.argument("game_file", metavar="GAME.blksgf")
+@click.option("--max-nodes", type=click.IntRange(0, 10**12), default=0, show_default=True,
+              help="Give up after this many positions (0: no limit).")
+@click.option("--time", "seconds", type=click.FloatRange(0, 86400), default=60.0, show_default=True,
+              help="Give up after this many seconds (0: no limit).")
+def endgame(game_file: str, max_nodes: int, seconds: float) -> None:
+    """Who wins the record's position with best play of both sides, by how much, and a move
+    that does it: the game searched to its end (two-sided variants; feasible in the last
+    moves of a game, about ten placements in Duo)."""
+    from solver.blokus.endgame import solve_endgame
+
+    game = _load(game_file)
+    found = solve_endgame(game, max_nodes=max_nodes, seconds=seconds)
+    if found is None:
+        raise click.ClickException("the position is too large for the exact search within the limits "
+                                   "(--max-nodes, --time)")
+    if found.colour is None:
+        click.echo(f"game over: margin {found.margin:+d} for {game.variant.side_names()[0]}")
+        return
+    colour = game.colour_name(found.colour)
+    verb = {"win": "wins", "draw": "draws", "loss": "loses"}[found.result]
+    click.echo(f"{colour} to play {verb} with best play: margin {found.margin:+d} for its side, "
+               f"playing {game.move_text(found.move)} ({found.nodes} positions searched)")
 
 
 @group.command()

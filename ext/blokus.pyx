@@ -1030,6 +1030,8 @@ cdef struct SearchParams:
     double expand_inc     # a leaf at tree depth d is expanded after expand_after + expand_inc * d visits
     double stop_early     # > 0, time budgets only: stop when the most visited root child leads
                           #   every other by more than stop_early x the simulations time allows
+    double endgame        # > 0: share of a move's budget for the exact endgame search ...
+    int32_t endgame_moves #   ... tried once all colours together have at most this many moves
     double ew[NFEAT + MAXPIECES]   # EVAL_FEATURES weights, then one weight per piece (0 if not given)
 
 
@@ -2413,7 +2415,7 @@ SEARCH_PARAMS = (
     ("local", 3.0), ("centre_moves", 0.0), ("centre_radius", 2.0),
     ("centre_slack", 0.3), ("connect_moves", 0.0), ("lgr", 1.0),
     ("big_rounds", 2.0), ("big1_rounds", 3.0), ("big2_rounds", 5.0), ("cramped", 0.0), ("expand_inc", 0.0),
-    ("stop_early", 0.5),
+    ("stop_early", 0.5), ("endgame", 0.0), ("endgame_moves", 150.0),
 )
 assert len(SEARCH_PARAMS) <= MAXPARAMS
 
@@ -2445,6 +2447,8 @@ cdef void params_from(SearchParams* sp, values, weights) except *:
     sp.cramped = <int32_t>v[23]
     sp.expand_inc = v[24]
     sp.stop_early = v[25]
+    sp.endgame = v[26]
+    sp.endgame_moves = <int32_t>v[27]
     if sp.learned:
         if weights is None or not NFEAT <= len(weights) <= NFEAT + MAXPIECES:
             raise ValueError(f"learned evaluation: {NFEAT} feature weights and at most {MAXPIECES} "
@@ -2487,6 +2491,9 @@ cdef void config_from(Config* cfg, int n_colours, player_of, counted, side_of, p
             have_centre = 1
 
 
+include "blokus_endgame.pxi"
+
+
 cdef struct Workspace:
     move_t* moves           # the legal moves of the decision
     move_t* buf             # playouts of mc
@@ -2495,6 +2502,7 @@ cdef struct Workspace:
     Worker worker           # ... with its one worker
     int32_t tree_nodes      # node capacity used when the tree is allocated
     int32_t codespace       # move codes of the board played
+    Endgame eg              # the exact endgame search (allocated on first use)
 
 
 cdef int workspace_alloc(Workspace* ws, int32_t tree_nodes, int32_t codespace) noexcept nogil:
@@ -2514,6 +2522,7 @@ cdef void workspace_free(Workspace* ws) noexcept nogil:
     if ws.tree.nodes:
         search_free(&ws.tree)
         worker_free(&ws.worker)
+    endgame_free(&ws.eg)
 
 
 cdef int choose_index(const Config* cfg, const State* s, int k, move_t* moves, int n, Rng* rng,
@@ -2523,6 +2532,8 @@ cdef int choose_index(const Config* cfg, const State* s, int k, move_t* moves, i
     cdef int p = mover_of(cfg, s, k)
     cdef int i, best
     cdef int32_t ci
+    cdef int won
+    cdef double seconds, started
     if cfg.kind[p] == STRAT_GREEDY:
         return choose_greedy(cfg, s, k, moves, n, rng)
     if cfg.kind[p] == STRAT_MC:
@@ -2536,9 +2547,18 @@ cdef int choose_index(const Config* cfg, const State* s, int k, move_t* moves, i
             if not worker_alloc(&ws.worker, ws.codespace):
                 search_free(&ws.tree)
                 return choose_greedy(cfg, s, k, moves, n, rng)
+        seconds = cfg.seconds[p]
+        if cfg.sp[p].endgame > 0 and cfg.n_sides == 2 and (ws.eg.table or endgame_alloc(&ws.eg)):
+            started = now_seconds()
+            if endgame_move(cfg, &cfg.sp[p], &ws.eg, s, cfg.sims[p], seconds, NULL, &ci, &won):
+                for i in range(n):
+                    if <int32_t>moves[i] == ci:
+                        return i
+            if seconds > 0:   # the tree search gets what the endgame search left
+                seconds = max(seconds - (now_seconds() - started), seconds * 0.05)
         search_reset(&ws.tree)
         lgr_clear(&ws.tree, s.n_colours)
-        run_search(cfg, &cfg.sp[p], &ws.tree, &ws.worker, s, rng, cfg.sims[p], cfg.seconds[p])
+        run_search(cfg, &cfg.sp[p], &ws.tree, &ws.worker, s, rng, cfg.sims[p], seconds)
         ci = best_root_child(&ws.tree)
         if ci >= 0:
             best = ws.tree.nodes[ci].move
@@ -2730,6 +2750,7 @@ cdef class Searcher:
     cdef Worker workers[MAXTHREADS]
     cdef int n_workers         # workers allocated so far
     cdef State root            # the position being searched (read by every worker)
+    cdef Endgame eg            # the exact endgame search (allocated on first use)
     cdef Config cfg
     cdef int player
     cdef int codespace
@@ -2753,6 +2774,7 @@ cdef class Searcher:
     def __dealloc__(self):
         cdef int i
         search_free(&self.t)
+        endgame_free(&self.eg)
         for i in range(self.n_workers):
             worker_free(&self.workers[i])
 
@@ -2901,8 +2923,14 @@ cdef class Searcher:
         interleave); returns ``{"playouts", "listed", "root_visits", "stopped_early",
         "children"}`` (``stopped_early``: a time budget ended early, ``stop_early``) with the
         root's children as (colour, code, visits, value, RAVE visits, RAVE value) in the tree's
-        order (by prior); visits without the prior's virtual ones, the value with them."""
-        cdef int32_t i
+        order (by prior); visits without the prior's virtual ones, the value with them.
+        With ``endgame`` (two sides) a small enough position is first searched to its end
+        (``endgame_move``); if that proves it won or drawn for the mover, no simulations are run
+        and the result also holds ``"solved": (colour, code, 1 won / 0 drawn, positions
+        visited)``; otherwise the tree search gets the time the endgame search left."""
+        cdef int32_t i, code = -1
+        cdef int solved = 0, result = 0
+        cdef double started
         cdef Node* c
         cdef SearchParams* sp = &self.cfg.sp[self.player]
         if not 1 <= threads <= MAXTHREADS:
@@ -2915,6 +2943,17 @@ cdef class Searcher:
         with nogil:
             skip_passes(&self.root)
             lgr_clear(&self.t, self.root.n_colours)
+        if sp.endgame > 0 and self.cfg.n_sides == 2 and (self.eg.table or endgame_alloc(&self.eg)):
+            started = now_seconds()
+            with nogil:
+                solved = endgame_move(&self.cfg, sp, &self.eg, &self.root, playouts, seconds,
+                                      &self.t.halt, &code, &result)
+            if solved:
+                return {"playouts": 0, "listed": 0, "root_visits": self.t.nodes[self.t.root].visits,
+                        "stopped_early": False, "children": [],
+                        "solved": (self.root.to_play, code, result, self.eg.nodes)}
+            if seconds > 0:   # the tree search gets what the endgame search left
+                seconds = max(seconds - (now_seconds() - started), seconds * 0.05)
         if threads == 1:
             self._work(0, seed, playouts, seconds)
         else:

@@ -50,6 +50,7 @@ SEARCH_LIMITS: dict[str, tuple[float, float]] = {
     "centre_slack": (0.0, 100.0), "connect_moves": (0, 100), "lgr": (0, 1),
     "big_rounds": (0, 50), "big1_rounds": (0, 50), "big2_rounds": (0, 50),
     "cramped": (0, 2), "expand_inc": (0.0, 100.0), "stop_early": (0.0, 1.0),
+    "endgame": (0.0, 1.0), "endgame_moves": (0, 100000),
 }
 #: how a time budget is spread over a game -- the player's, not the engine's (``TimeBank``):
 #: while fewer than ``open_moves`` placements are on the board a search gets ``open_share`` of
@@ -419,6 +420,12 @@ class MctsPlayer:
         self._calls += 1
         base = (self.seed * 1_000_003 + self._calls) & 0xFFFFFFFFFFFFFFFF
         res = tree.search(game.position, base, s.playouts, s.seconds, self.threads)
+        if "solved" in res:   # the exact endgame search proved a win or a draw
+            colour, code, won, nodes = res["solved"]
+            move = game.move_from_code(colour, code)
+            return move, [Candidate(move, 0.0, 1.0 if won else 0.5, 0.0, float("nan"))], \
+                {"playouts": 0, "listed": 0, "reused": reused, "stopped_early": False,
+                 "solved": "win" if won else "draw", "solved_nodes": nodes}
         cands = [Candidate(game.move_from_code(colour, code), visits, value, rn, rv)
                  for colour, code, visits, value, rn, rv in res["children"]]
         cands.sort(key=lambda c: (-c.visits, -c.value))
