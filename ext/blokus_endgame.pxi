@@ -332,6 +332,11 @@ cdef class EndgameSolver:
     def __dealloc__(self):
         endgame_free(&self.x)
 
+    @property
+    def nodes(self) -> int:
+        """Positions the last ``solve`` visited (also when it gave up)."""
+        return self.x.nodes
+
     def solve(self, Position pos, int64_t max_nodes=0, double max_seconds=0,
               int alpha=-EG_INF, int beta=EG_INF):
         """Search ``pos`` to the end: None if it gave up (``max_nodes``, ``max_seconds``), else

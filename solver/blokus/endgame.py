@@ -13,11 +13,16 @@ True
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from solver._ext import blokus as _ext
 from solver.blokus.game import Game, Move
 from solver.errors import SolverError
+
+#: a long solve runs in slices of this many seconds, so that Ctrl-C is heard between them; the
+#: table keeps every finished part, so a slice goes on where the last one stopped
+SLICE_SECONDS = 0.25
 
 
 @dataclass(frozen=True)
@@ -37,17 +42,27 @@ class EndgameResult:
 
 def solve_endgame(game: Game, max_nodes: int = 0, seconds: float = 0.0) -> EndgameResult | None:
     """Search the position of ``game`` to its end (at most ``max_nodes`` positions and
-    ``seconds``, if given); None if it gave up.  Two sides only (SolverError otherwise)."""
+    ``seconds``, if given); None if it gave up.  Two sides only (SolverError otherwise).
+    Runs in slices of ``SLICE_SECONDS`` (Ctrl-C ends it between two)."""
     v = game.variant
     if v.n_sides != 2:
         raise SolverError(f"the exact endgame search is for two sides; {v.name} has {v.n_sides}")
     solver = _ext.EndgameSolver(list(v.player_of), list(v.counted), list(v.sides))
-    found = solver.solve(game.position, max_nodes=max_nodes, max_seconds=seconds)
-    if found is None:
-        return None
+    started = time.monotonic()
+    nodes = 0
+    while True:
+        spent = time.monotonic() - started
+        budget = SLICE_SECONDS if seconds <= 0 else max(1e-3, min(SLICE_SECONDS, seconds - spent))
+        found = solver.solve(game.position, max_nodes=max_nodes - nodes if max_nodes else 0,
+                             max_seconds=budget)
+        nodes += solver.nodes
+        if found is not None:
+            break
+        if (max_nodes and nodes >= max_nodes) or (seconds and time.monotonic() - started >= seconds):
+            return None
     if found["code"] < 0:
-        return EndgameResult(None, None, found["value"], found["nodes"])
+        return EndgameResult(None, None, found["value"], nodes)
     k = found["colour"]
     side = v.sides[game.player_of_colour(k)]
     margin = found["value"] if side == 0 else -found["value"]
-    return EndgameResult(k, game.move_from_code(k, found["code"]), margin, found["nodes"])
+    return EndgameResult(k, game.move_from_code(k, found["code"]), margin, nodes)
