@@ -60,8 +60,8 @@ cdef void endgame_free(Endgame* x) noexcept nogil:
 
 
 cdef inline uint64_t eg_mix(uint64_t z) noexcept nogil:
-    """A well-spread 64-bit word for ``z`` (splitmix64's finaliser): a placement's or a turn's
-    share of a position's key."""
+    """A well-spread 64-bit word for ``z`` (splitmix64's finaliser): a covered cell's, a
+    monomino finish's or a turn's share of a position's key."""
     z += <uint64_t>0x9E3779B97F4A7C15ULL
     z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
     z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
