@@ -2533,7 +2533,7 @@ cdef int choose_index(const Config* cfg, const State* s, int k, move_t* moves, i
     cdef int i, best
     cdef int32_t ci
     cdef int won
-    cdef double seconds, started
+    cdef double seconds
     if cfg.kind[p] == STRAT_GREEDY:
         return choose_greedy(cfg, s, k, moves, n, rng)
     if cfg.kind[p] == STRAT_MC:
@@ -2548,14 +2548,10 @@ cdef int choose_index(const Config* cfg, const State* s, int k, move_t* moves, i
                 search_free(&ws.tree)
                 return choose_greedy(cfg, s, k, moves, n, rng)
         seconds = cfg.seconds[p]
-        if cfg.sp[p].endgame > 0 and cfg.n_sides == 2 and (ws.eg.table or endgame_alloc(&ws.eg)):
-            started = now_seconds()
-            if endgame_move(cfg, &cfg.sp[p], &ws.eg, s, cfg.sims[p], seconds, NULL, &ci, &won):
-                for i in range(n):
-                    if <int32_t>moves[i] == ci:
-                        return i
-            if seconds > 0:   # the tree search gets what the endgame search left
-                seconds = max(seconds - (now_seconds() - started), seconds * 0.05)
+        if endgame_first(cfg, &cfg.sp[p], &ws.eg, s, cfg.sims[p], &seconds, NULL, &ci, &won):
+            for i in range(n):
+                if <int32_t>moves[i] == ci:
+                    return i
         search_reset(&ws.tree)
         lgr_clear(&ws.tree, s.n_colours)
         run_search(cfg, &cfg.sp[p], &ws.tree, &ws.worker, s, rng, cfg.sims[p], seconds)
@@ -2930,7 +2926,6 @@ cdef class Searcher:
         visited)``; otherwise the tree search gets the time the endgame search left."""
         cdef int32_t i, code = -1
         cdef int solved = 0, result = 0
-        cdef double started
         cdef Node* c
         cdef SearchParams* sp = &self.cfg.sp[self.player]
         if not 1 <= threads <= MAXTHREADS:
@@ -2943,17 +2938,13 @@ cdef class Searcher:
         with nogil:
             skip_passes(&self.root)
             lgr_clear(&self.t, self.root.n_colours)
-        if sp.endgame > 0 and self.cfg.n_sides == 2 and (self.eg.table or endgame_alloc(&self.eg)):
-            started = now_seconds()
-            with nogil:
-                solved = endgame_move(&self.cfg, sp, &self.eg, &self.root, playouts, seconds,
-                                      &self.t.halt, &code, &result)
-            if solved:
-                return {"playouts": 0, "listed": 0, "root_visits": self.t.nodes[self.t.root].visits,
-                        "stopped_early": False, "children": [],
-                        "solved": (self.root.to_play, code, result, self.eg.nodes)}
-            if seconds > 0:   # the tree search gets what the endgame search left
-                seconds = max(seconds - (now_seconds() - started), seconds * 0.05)
+        with nogil:
+            solved = endgame_first(&self.cfg, sp, &self.eg, &self.root, playouts, &seconds,
+                                   &self.t.halt, &code, &result)
+        if solved:
+            return {"playouts": 0, "listed": 0, "root_visits": self.t.nodes[self.t.root].visits,
+                    "stopped_early": False, "children": [],
+                    "solved": (self.root.to_play, code, result, self.eg.nodes)}
         if threads == 1:
             self._work(0, seed, playouts, seconds)
         else:

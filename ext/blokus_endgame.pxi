@@ -147,13 +147,13 @@ cdef int eg_order(const State* s, move_t* moves, int n, int first_code) noexcept
     return n
 
 
-cdef int eg_search(Endgame* x, const State* pos, uint64_t key, int alpha, int beta, int top,
+cdef int eg_search(Endgame* x, State* s, uint64_t key, int alpha, int beta, int top,
                    int32_t* best_out) noexcept nogil:
-    """Minimax value (side 0's final margin) of ``pos`` (``to_play`` not yet past the passes;
+    """Minimax value (side 0's final margin) of ``s`` (``to_play`` not yet past the passes, which
+    the search marks in ``s`` itself: the caller passes a copy it may spend;
     ``key``: ``eg_position_key`` of it) within the window (alpha, beta), fail-soft: a value <= alpha
     is an upper bound, >= beta a lower one.  ``best_out`` gets the move chosen (-1: none)."""
     cdef const Config* cfg = x.cfg
-    cdef State s
     cdef State child
     cdef int k, n, i, v, best, maxing, code, a0, b0, first_code = -1
     cdef int32_t best_code = -1, dummy
@@ -171,9 +171,8 @@ cdef int eg_search(Endgame* x, const State* pos, uint64_t key, int alpha, int be
             x.aborted = 1
     if x.aborted:
         return 0
-    memcpy(&s, pos, sizeof(State))
-    if not skip_passes(&s):
-        side_scores(cfg, &s, sc)
+    if not skip_passes(s):
+        side_scores(cfg, s, sc)
         return sc[0] - sc[1]
     k = s.to_play
     tkey = key ^ eg_mix(<uint64_t>0xE11D0000ULL + <uint64_t>k)
@@ -195,18 +194,18 @@ cdef int eg_search(Endgame* x, const State* pos, uint64_t key, int alpha, int be
     if top + 2 * MAXLIST > EG_STACK:   # deeper than the stack holds: give up
         x.aborted = 1
         return 0
-    n = gen_moves(&s, k, x.stack + top)
-    eg_order(&s, x.stack + top, n, first_code)
-    maxing = cfg.side_of[mover_of(cfg, &s, k)] == 0
+    n = gen_moves(s, k, x.stack + top)
+    eg_order(s, x.stack + top, n, first_code)
+    maxing = cfg.side_of[mover_of(cfg, s, k)] == 0
     a0 = alpha
     b0 = beta
     best = -EG_INF if maxing else EG_INF
     for i in range(n):
         code = x.stack[top + i]
-        memcpy(&child, &s, sizeof(State))
+        memcpy(&child, s, sizeof(State))
         do_move(cfg, &child, k, code)
         advance(&child)
-        v = eg_search(x, &child, key ^ eg_placement_key(&s, k, code), alpha, beta, top + n, &dummy)
+        v = eg_search(x, &child, key ^ eg_placement_key(s, k, code), alpha, beta, top + n, &dummy)
         if x.aborted:
             return 0
         if maxing:
@@ -248,12 +247,14 @@ cdef int endgame_solve(Endgame* x, const Config* cfg, const State* root, int alp
     quick."""
     cdef int32_t code = -1
     cdef int v
+    cdef State s
+    memcpy(&s, root, sizeof(State))
     x.cfg = cfg
     x.nodes = 0
     x.max_nodes = max_nodes
     x.deadline = now_seconds() + max_seconds if max_seconds > 0 else 0
     x.aborted = 0
-    v = eg_search(x, root, eg_position_key(root), alpha, beta, 0, &code)
+    v = eg_search(x, &s, eg_position_key(root), alpha, beta, 0, &code)
     if x.aborted:
         return 0
     value[0] = v
@@ -307,6 +308,23 @@ cdef int endgame_move(const Config* cfg, const SearchParams* sp, Endgame* x, con
         return 0
     result[0] = 1 if value > 0 else 0
     return 1
+
+
+cdef int endgame_first(const Config* cfg, const SearchParams* sp, Endgame* x, const State* s,
+                       int64_t playouts, double* seconds, const int* halt, int32_t* code,
+                       int* result) noexcept nogil:
+    """Before a tree search: ``endgame_move`` if ``endgame`` is on and the game has two sides
+    (allocating ``x`` on first use).  Returns 1 if it found the move; otherwise a time budget
+    ``seconds`` is cut to what the endgame search left (at least 5 % of it)."""
+    cdef double started
+    if sp.endgame <= 0 or cfg.n_sides != 2 or not (x.table or endgame_alloc(x)):
+        return 0
+    started = now_seconds()
+    if endgame_move(cfg, sp, x, s, playouts, seconds[0], halt, code, result):
+        return 1
+    if seconds[0] > 0:
+        seconds[0] = max(seconds[0] - (now_seconds() - started), seconds[0] * 0.05)
+    return 0
 
 
 cdef class EndgameSolver:
