@@ -1032,6 +1032,8 @@ cdef struct SearchParams:
                           #   every other by more than stop_early x the simulations time allows
     double endgame        # > 0: share of a move's budget for the exact endgame search ...
     int32_t endgame_moves #   ... tried once all colours together have at most this many moves
+    double prior_rel      # > 0: a new child's prior value is the mover's mean value in this search
+                          #   times exp(prior_rel x (its evaluation - the best's)); 0: prior_lo..hi
     double ew[NFEAT + MAXPIECES]   # EVAL_FEATURES weights, then one weight per piece (0 if not given)
 
 
@@ -1438,7 +1440,7 @@ def random_playouts(Position start, uint64_t seed, int n_games) -> tuple:
 # * a simulation's value for each side is its win share blended with its score margin
 #   (``score_weight``), so the search keeps maximising the margin when every line wins or loses.
 
-from libc.math cimport sqrt, log, tanh
+from libc.math cimport sqrt, log, tanh, exp
 from libc.stdlib cimport qsort
 
 cdef extern from "<time.h>" nogil:
@@ -1506,6 +1508,9 @@ cdef struct Search:
     int32_t* lgr1          # [colour * codespace + last move's code]: colour's reply (-1: none)
     int32_t* lgr2          # [colour * LGR2_SIZE + hash of the last two codes]: its reply
     uint32_t* lgr_hash     # [code] and [codespace + code]: random words hashing the two codes
+    # each side's running mean simulation value in this search (``prior_rel``; ``root_values_init``)
+    double side_sum[MAXCOLOURS]
+    double side_n[MAXCOLOURS]
 
 
 cdef struct Worker:        # one searching thread's scratch and counters
@@ -1562,6 +1567,33 @@ cdef void search_free(Search* t) noexcept nogil:
     cfree(t.lgr2)
     cfree(t.lgr_hash)
     memset(t, 0, sizeof(Search))
+
+
+cdef void root_values_init(Search* t, int n_sides) noexcept nogil:
+    """Start each side's running mean value (``prior_rel``) for a new search: a tie with the
+    weight of one simulation, or where the tree kept the root's children, the most visited
+    child's mean for its mover's side with the weight of its visits (at most 100; in a
+    two-sided game the other side's mean is the complement), as Pentobi starts its root value."""
+    cdef int i
+    cdef const Node* r = &t.nodes[t.root]
+    cdef const Node* c
+    cdef const Node* best = NULL
+    cdef double n
+    for i in range(MAXCOLOURS):
+        t.side_sum[i] = 0.5
+        t.side_n[i] = 1.0
+    if r.first >= 0:
+        for i in range(r.first, r.first + r.n_child):
+            c = &t.nodes[i]
+            if c.side >= 0 and (best == NULL or c.visits > best.visits):
+                best = c
+    if best != NULL and best.visits > 0:
+        n = best.visits if best.visits < 100 else 100
+        t.side_sum[best.side] = n * best.value / best.visits
+        t.side_n[best.side] = n
+        if n_sides == 2:
+            t.side_sum[1 - best.side] = n * (1.0 - best.value / best.visits)
+            t.side_n[1 - best.side] = n
 
 
 cdef void lgr_clear(Search* t, int n_colours) noexcept nogil:
@@ -1815,7 +1847,7 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, Worker* w,
     cdef int i, j, m, idx, have, dup, fresh, c_i
     cdef uint32_t others = opponents(cfg, s, k)
     cdef int64_t kmin, kmax
-    cdef double span, pv
+    cdef double span, pv, mean_value
     cdef Node* nd = &t.nodes[ni]
     cdef Node* c
     cdef Node* o
@@ -1850,6 +1882,7 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, Worker* w,
     sort_best(w.keys, n, m + have)
     kmax = w.keys[0] >> 22
     span = <double>(kmax - kmin)
+    mean_value = t.side_sum[side] / t.side_n[side] if t.side_n[side] > 0 else 0.5
     j = have
     i = 0
     while j < m and i < n:
@@ -1866,8 +1899,11 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, Worker* w,
             c.move = w.moves[idx]
             c.colour = k
             c.side = side
-            pv = (sp.prior_hi if span <= 0
-                  else sp.prior_lo + (sp.prior_hi - sp.prior_lo) * ((w.keys[i] >> 22) - kmin) / span)
+            if sp.prior_rel > 0:
+                pv = mean_value * exp(sp.prior_rel * ((w.keys[i] >> 22) - kmax) / 256.0)
+            else:
+                pv = (sp.prior_hi if span <= 0
+                      else sp.prior_lo + (sp.prior_hi - sp.prior_lo) * ((w.keys[i] >> 22) - kmin) / span)
             c.visits = <float>sp.prior_n
             c.value = <float>(pv * sp.prior_n)
             j += 1
@@ -2300,6 +2336,9 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
         advance(&s)
     w.playouts += 1
     side_values(cfg, sp, &s, v)
+    for i in range(cfg.n_sides):   # racy between threads; only a prior's scale (prior_rel)
+        t.side_sum[i] += v[i]
+        t.side_n[i] += 1
     if sp.lgr:
         lgr_update(cfg, t, w, &s)
     if w.trace != NULL and w.trace_len + 2 + 2 * w.n_seq <= w.trace_cap:
@@ -2415,7 +2454,7 @@ SEARCH_PARAMS = (
     ("local", 3.0), ("centre_moves", 0.0), ("centre_radius", 2.0),
     ("centre_slack", 0.3), ("connect_moves", 0.0), ("lgr", 1.0),
     ("big_rounds", 2.0), ("big1_rounds", 3.0), ("big2_rounds", 5.0), ("cramped", 0.0), ("expand_inc", 0.0),
-    ("stop_early", 0.5), ("endgame", 0.0), ("endgame_moves", 150.0),
+    ("stop_early", 0.5), ("endgame", 0.0), ("endgame_moves", 150.0), ("prior_rel", 0.0),
 )
 assert len(SEARCH_PARAMS) <= MAXPARAMS
 
@@ -2449,6 +2488,7 @@ cdef void params_from(SearchParams* sp, values, weights) except *:
     sp.stop_early = v[25]
     sp.endgame = v[26]
     sp.endgame_moves = <int32_t>v[27]
+    sp.prior_rel = v[28]
     if sp.learned:
         if weights is None or not NFEAT <= len(weights) <= NFEAT + MAXPIECES:
             raise ValueError(f"learned evaluation: {NFEAT} feature weights and at most {MAXPIECES} "
@@ -2554,6 +2594,7 @@ cdef int choose_index(const Config* cfg, const State* s, int k, move_t* moves, i
                     return i
         search_reset(&ws.tree)
         lgr_clear(&ws.tree, s.n_colours)
+        root_values_init(&ws.tree, cfg.n_sides)
         run_search(cfg, &cfg.sp[p], &ws.tree, &ws.worker, s, rng, cfg.sims[p], seconds)
         ci = best_root_child(&ws.tree)
         if ci >= 0:
@@ -2938,6 +2979,7 @@ cdef class Searcher:
         with nogil:
             skip_passes(&self.root)
             lgr_clear(&self.t, self.root.n_colours)
+            root_values_init(&self.t, self.cfg.n_sides)
         with nogil:
             solved = endgame_first(&self.cfg, sp, &self.eg, &self.root, playouts, &seconds,
                                    &self.t.halt, &code, &result)

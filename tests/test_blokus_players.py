@@ -529,3 +529,42 @@ def test_growing_the_pool_keeps_the_tree_and_changes_no_search():
         tree.reserve(10)                  # never shrinks
         assert tree.capacity == 60_000
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("rel", [0.5, 5.0])
+def test_prior_rel_scales_the_side_value_by_the_evaluation_gap(rel):
+    """With ``prior_rel`` a new child's prior value is the mover's mean simulation value in this
+    search (a tie, 0.5, before any simulation) times exp(prior_rel x (its evaluation - the best
+    child's)), the evaluation computed here from the rules with the reference (docs/blokus.md)."""
+    game, rnd = Game("duo"), random.Random(5)
+    for _ in range(7):
+        game.play(rnd.choice(game.legal_moves()))
+    v = game.variant
+    ref = RefPosition(v.width, v.height, v.n_colours, [v.first_cells(k) for k in range(v.n_colours)])
+    for m in game.moves:
+        ref.play(m.colour, m.piece, m.cells)
+    k, w_own, w_taken = game.to_play, SEARCH_PARAMS["w_own"], SEARCH_PARAMS["w_taken"]
+    before, opponent = ref.corner_cells(k), ref.corner_cells(1 - k)
+
+    def value(move) -> float:
+        after = ref.copy()
+        after.play(k, move.piece, move.cells)
+        return (len(move.cells) + w_own * len(after.corner_cells(k) - before)
+                + w_taken * len(opponent & set(move.cells)))
+
+    best = max(value(m) for m in game.legal_moves())
+    strategy = parse_strategy(f"mcts:1:learned=0:prior_rel={rel}").engine_tuple(v)
+    searcher = ext.Searcher(game.position, *_tables(v), [strategy] * 2, game.player_of_colour(k))
+    children = searcher.search(game.position, 1, 1, 0.0)["children"]
+    unvisited = [(value(game.move_from_code(colour, code)), prior)
+                 for colour, code, visits, prior, *_ in children if visits == 0]
+    assert len(unvisited) >= 3 and min(e for e, _ in unvisited) < best
+    for evaluation_value, prior in unvisited:
+        # the engine keeps the evaluation in whole 1/256 steps and the value as a float
+        gap = (int(256 * evaluation_value) - int(256 * best)) / 256
+        assert prior == pytest.approx(0.5 * np.exp(rel * gap), rel=1e-5)
+    # off (the default), the priors run linearly from prior_hi (the best) to prior_lo (the worst)
+    plain = ext.Searcher(game.position, *_tables(v), [parse_strategy("mcts:1:learned=0").engine_tuple(v)] * 2,
+                         game.player_of_colour(k)).search(game.position, 1, 1, 0.0)["children"]
+    priors = [prior for _, _, visits, prior, *_ in plain if visits == 0]
+    assert max(priors) <= SEARCH_PARAMS["prior_hi"] + 1e-6 and min(priors) >= SEARCH_PARAMS["prior_lo"] - 1e-6

@@ -50,7 +50,7 @@ SEARCH_LIMITS: dict[str, tuple[float, float]] = {
     "centre_slack": (0.0, 100.0), "connect_moves": (0, 100), "lgr": (0, 1),
     "big_rounds": (0, 50), "big1_rounds": (0, 50), "big2_rounds": (0, 50),
     "cramped": (0, 2), "expand_inc": (0.0, 100.0), "stop_early": (0.0, 1.0),
-    "endgame": (0.0, 1.0), "endgame_moves": (0, 100000),
+    "endgame": (0.0, 1.0), "endgame_moves": (0, 100000), "prior_rel": (0.0, 10.0),
 }
 #: how a time budget is spread over a game -- the player's, not the engine's (``TimeBank``):
 #: while fewer than ``open_moves`` placements are on the board a search gets ``open_share`` of
