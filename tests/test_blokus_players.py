@@ -463,32 +463,44 @@ def test_match_rows_are_csv(tmp_path):
     assert list(csv.DictReader(io.StringIO(text)))[0]["result"] in ("win", "draw", "loss")
 
 
-@pytest.mark.parametrize("seed", [3, 8])
-def test_search_orders_moves_by_the_documented_evaluation(seed):
-    """The root's children come in the order of size + w_own x own corners gained + w_taken x the
-    opponent's corners covered (docs/blokus.md), computed here from the rules with the reference."""
+def duo_position_and_hand_set_evaluation(seed: int, plies: int):
+    """A Duo position after ``plies`` random moves and the search's hand-set move evaluation
+    (``learned=0``: size + w_own x own corners gained + w_taken x the opponent's corners
+    covered, docs/blokus.md) for the colour to play, computed from the rules with the reference."""
     game, rnd = Game("duo"), random.Random(seed)
-    for _ in range(4 + seed):
+    for _ in range(plies):
         game.play(rnd.choice(game.legal_moves()))
     v = game.variant
     ref = RefPosition(v.width, v.height, v.n_colours, [v.first_cells(k) for k in range(v.n_colours)])
     for m in game.moves:
         ref.play(m.colour, m.piece, m.cells)
     k, w_own, w_taken = game.to_play, SEARCH_PARAMS["w_own"], SEARCH_PARAMS["w_taken"]
-    before = ref.corner_cells(k)
-    opponent = ref.corner_cells(1 - k)
+    before, opponent = ref.corner_cells(k), ref.corner_cells(1 - k)
 
     def value(move) -> float:
         after = ref.copy()
         after.play(k, move.piece, move.cells)
-        gained = len(after.corner_cells(k) - before)
-        return len(move.cells) + w_own * gained + w_taken * len(opponent & set(move.cells))
+        return (len(move.cells) + w_own * len(after.corner_cells(k) - before)
+                + w_taken * len(opponent & set(move.cells)))
 
+    return game, value
+
+
+def root_children(game: Game, spec: str) -> list:
+    """The root's children after a one-simulation search with strategy ``spec`` on both sides."""
+    strategy = parse_strategy(spec).engine_tuple(game.variant)
+    searcher = ext.Searcher(game.position, *_tables(game.variant), [strategy] * 2,
+                            game.player_of_colour(game.to_play))
+    return searcher.search(game.position, 1, 1, 0.0)["children"]
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_search_orders_moves_by_the_documented_evaluation(seed):
+    """The root's children come in the order of the hand-set evaluation."""
+    game, value = duo_position_and_hand_set_evaluation(seed, 4 + seed)
     best = max(value(m) for m in game.legal_moves())
-    strategy = parse_strategy("mcts:1:learned=0").engine_tuple(v)
-    searcher = ext.Searcher(game.position, *_tables(v), [strategy] * 2, game.player_of_colour(k))
-    children = searcher.search(game.position, 1, 1, 0.0)["children"]
-    values = [value(game.move_from_code(colour, code)) for colour, code, *_ in children]
+    values = [value(game.move_from_code(colour, code)) for colour, code, *_ in
+              root_children(game, "mcts:1:learned=0")]
     assert len(values) >= 3
     assert values[0] == pytest.approx(best)
     assert values == sorted(values, reverse=True)
@@ -535,36 +547,17 @@ def test_growing_the_pool_keeps_the_tree_and_changes_no_search():
 def test_prior_rel_scales_the_side_value_by_the_evaluation_gap(rel):
     """With ``prior_rel`` a new child's prior value is the mover's mean simulation value in this
     search (a tie, 0.5, before any simulation) times exp(prior_rel x (its evaluation - the best
-    child's)), the evaluation computed here from the rules with the reference (docs/blokus.md)."""
-    game, rnd = Game("duo"), random.Random(5)
-    for _ in range(7):
-        game.play(rnd.choice(game.legal_moves()))
-    v = game.variant
-    ref = RefPosition(v.width, v.height, v.n_colours, [v.first_cells(k) for k in range(v.n_colours)])
-    for m in game.moves:
-        ref.play(m.colour, m.piece, m.cells)
-    k, w_own, w_taken = game.to_play, SEARCH_PARAMS["w_own"], SEARCH_PARAMS["w_taken"]
-    before, opponent = ref.corner_cells(k), ref.corner_cells(1 - k)
-
-    def value(move) -> float:
-        after = ref.copy()
-        after.play(k, move.piece, move.cells)
-        return (len(move.cells) + w_own * len(after.corner_cells(k) - before)
-                + w_taken * len(opponent & set(move.cells)))
-
+    child's)), with the hand-set evaluation computed from the rules."""
+    game, value = duo_position_and_hand_set_evaluation(5, 7)
     best = max(value(m) for m in game.legal_moves())
-    strategy = parse_strategy(f"mcts:1:learned=0:prior_rel={rel}").engine_tuple(v)
-    searcher = ext.Searcher(game.position, *_tables(v), [strategy] * 2, game.player_of_colour(k))
-    children = searcher.search(game.position, 1, 1, 0.0)["children"]
     unvisited = [(value(game.move_from_code(colour, code)), prior)
-                 for colour, code, visits, prior, *_ in children if visits == 0]
+                 for colour, code, visits, prior, *_ in root_children(game, f"mcts:1:learned=0:prior_rel={rel}")
+                 if visits == 0]
     assert len(unvisited) >= 3 and min(e for e, _ in unvisited) < best
     for evaluation_value, prior in unvisited:
         # the engine keeps the evaluation in whole 1/256 steps and the value as a float
         gap = (int(256 * evaluation_value) - int(256 * best)) / 256
         assert prior == pytest.approx(0.5 * np.exp(rel * gap), rel=1e-5)
     # off (the default), the priors run linearly from prior_hi (the best) to prior_lo (the worst)
-    plain = ext.Searcher(game.position, *_tables(v), [parse_strategy("mcts:1:learned=0").engine_tuple(v)] * 2,
-                         game.player_of_colour(k)).search(game.position, 1, 1, 0.0)["children"]
-    priors = [prior for _, _, visits, prior, *_ in plain if visits == 0]
+    priors = [prior for _, _, visits, prior, *_ in root_children(game, "mcts:1:learned=0") if visits == 0]
     assert max(priors) <= SEARCH_PARAMS["prior_hi"] + 1e-6 and min(priors) >= SEARCH_PARAMS["prior_lo"] - 1e-6
