@@ -558,6 +558,7 @@ def test_prior_rel_scales_the_side_value_by_the_evaluation_gap(rel):
         # the engine keeps the evaluation in whole 1/256 steps and the value as a float
         gap = (int(256 * evaluation_value) - int(256 * best)) / 256
         assert prior == pytest.approx(0.5 * np.exp(rel * gap), rel=1e-5)
-    # off (the default), the priors run linearly from prior_hi (the best) to prior_lo (the worst)
-    priors = [prior for _, _, visits, prior, *_ in root_children(game, "mcts:1:learned=0") if visits == 0]
+    # off, the priors run linearly from prior_hi (the best) to prior_lo (the worst)
+    priors = [prior for _, _, visits, prior, *_ in root_children(game, "mcts:1:learned=0:prior_rel=0")
+              if visits == 0]
     assert max(priors) <= SEARCH_PARAMS["prior_hi"] + 1e-6 and min(priors) >= SEARCH_PARAMS["prior_lo"] - 1e-6
