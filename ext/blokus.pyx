@@ -1460,6 +1460,19 @@ cdef extern from *:
         return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
     }
     static inline int64_t fetch_add(int64_t *p, int64_t v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
+    static inline void store_seq_cst(int32_t *p, int32_t v) { __atomic_store_n(p, v, __ATOMIC_SEQ_CST); }
+    static inline void fence_seq_cst(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+    static inline void add_float(float *p, float v) {
+        /* p += v as one indivisible step: a compare-and-swap loop on the float's bits */
+        uint32_t old = __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED), new_bits;
+        float f;
+        do {
+            memcpy(&f, &old, sizeof f);
+            f += v;
+            memcpy(&new_bits, &f, sizeof f);
+        } while (!__atomic_compare_exchange_n((uint32_t *)p, &old, new_bits, 1, __ATOMIC_RELAXED,
+                                              __ATOMIC_RELAXED));
+    }
     """
     int read_flag(const int* flag) noexcept nogil   # a flag another thread may set: read it afresh
     # a tree searched by several threads at once (``Search.shared``): a node's child block is
@@ -1469,6 +1482,16 @@ cdef extern from *:
     void store_release(int32_t* p, int32_t v) noexcept nogil
     int compare_swap(int32_t* p, int32_t expected, int32_t desired) noexcept nogil
     int64_t fetch_add(int64_t* p, int64_t v) noexcept nogil
+    # a worker's simulation counter (``Search.sim_seq``) is stored with a full barrier, and a
+    # widening thread puts one between publishing a block and reading those counters, so that
+    # neither side can miss the other's write (``wait_for_others``)
+    void store_seq_cst(int32_t* p, int32_t v) noexcept nogil
+    void fence_seq_cst() noexcept nogil
+    # ``p[0] += v`` that no other thread's update can come between: shared trees' statistics
+    void add_float(float* p, float v) noexcept nogil
+
+cdef extern from "<sched.h>" nogil:
+    int sched_yield()
 
 
 DEF MAXCHILD = 192
@@ -1476,6 +1499,7 @@ DEF MAXDEPTH = 96
 DEF MAXSEQ = MAXCOLOURS * MAXPIECES   # placements in one game at most
 DEF MAXNODES = 40000000              # the most nodes a search tree may hold
 DEF LGR2_SIZE = 65536                 # replies to a pair of moves kept per colour (a power of 2)
+DEF MAXTHREADS = 64                   # most threads searching one tree at once
 
 
 cdef struct Node:
@@ -1503,6 +1527,9 @@ cdef struct Search:
     int32_t codespace      # move codes of the board searched (the AMAF tables' stride)
     int32_t shared         # 1: several workers at once (virtual loss, node locks, atomic pool)
     int64_t claimed        # shared: simulations started (a playout budget is shared this way)
+    int32_t n_active       # shared: workers searching (ids 0 .. n_active - 1)
+    int32_t sim_seq[MAXTHREADS]   # shared: per worker, odd while it is in a simulation
+    int32_t widen_lock     # shared: 1 while a thread moves a node's children (``expand``)
     int halt              # set (``Searcher.halt``) to end a running search after its simulation
     # last good replies (``lgr_reply``), shared by the workers, cleared when a search starts:
     int32_t* lgr1          # [colour * codespace + last move's code]: colour's reply (-1: none)
@@ -1514,13 +1541,19 @@ cdef struct Search:
 
 
 cdef struct Worker:        # one searching thread's scratch and counters
+    int32_t id             # its place among the tree's workers (``Search.sim_seq``)
+    # a move of a block of children not yet carried over (``carry_over``; pend_have 0: none):
+    int32_t pend_old       # the old block ...
+    int32_t pend_new       # ... the new one ...
+    int32_t pend_have      # ... the children moved ...
+    int32_t pend_seq[MAXTHREADS]   # ... the workers' ``sim_seq`` then ...
+    Node* snap             # ... and the moved children as copied (MAXCHILD nodes)
     move_t* moves          # MAXLIST scratch for move lists
     int64_t* keys          # MAXLIST scratch for sort keys
     int32_t* amaf_stamp    # [colour * codespace + code]: simulation that played it ...
     int16_t* amaf_ply      # ... and at which ply (first time)
     int32_t stamp
     int32_t path[MAXDEPTH]
-    int32_t slot[MAXDEPTH]  # path[d]'s place among its parent's children (shared trees: see back up)
     int32_t n_seq          # the simulation's placements so far (tree and playout), in order:
     int32_t seq_code[MAXSEQ]
     int8_t seq_colour[MAXSEQ]
@@ -1669,7 +1702,8 @@ cdef int worker_alloc(Worker* w, int32_t codespace) noexcept nogil:
     w.keys = <int64_t*>malloc(MAXLIST * sizeof(int64_t))
     w.amaf_stamp = <int32_t*>malloc(MAXCOLOURS * codespace * sizeof(int32_t))
     w.amaf_ply = <int16_t*>malloc(MAXCOLOURS * codespace * sizeof(int16_t))
-    if not (w.moves and w.keys and w.amaf_stamp and w.amaf_ply):
+    w.snap = <Node*>malloc(MAXCHILD * sizeof(Node))
+    if not (w.moves and w.keys and w.amaf_stamp and w.amaf_ply and w.snap):
         worker_free(w)
         return 0
     memset(w.amaf_stamp, 0, MAXCOLOURS * codespace * sizeof(int32_t))
@@ -1681,6 +1715,7 @@ cdef void worker_free(Worker* w) noexcept nogil:
     cfree(w.keys)
     cfree(w.amaf_stamp)
     cfree(w.amaf_ply)
+    cfree(w.snap)
     memset(w, 0, sizeof(Worker))
 
 
@@ -1851,7 +1886,6 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, Worker* w,
     cdef Node* nd = &t.nodes[ni]
     cdef Node* c
     cdef Node* o
-    cdef Node snap[MAXCHILD]
     cdef int32_t old_first
     cdef int side = cfg.side_of[mover_of(cfg, s, k)]
     w.listed += n
@@ -1913,34 +1947,69 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, Worker* w,
     old_first = nd.first
     if have:
         memcpy(&t.nodes[fresh], &t.nodes[old_first], have * sizeof(Node))
-        for c_i in range(have):   # a child another thread is expanding: its copy starts unlocked
-            t.nodes[fresh + c_i].busy = 0
         if t.shared:
-            memcpy(snap, &t.nodes[fresh], have * sizeof(Node))
+            memcpy(w.snap, &t.nodes[fresh], have * sizeof(Node))
+            for c_i in range(have):   # no thread gives a copy children before the carry-over
+                t.nodes[fresh + c_i].busy = 1
     store_release(&nd.first, fresh)
     store_release(&nd.n_child, j)
     if have and t.shared:
-        # what other threads added to the old block between the copy and the publication (many
-        # simulations' worth if this thread was preempted in between) is carried over: the
-        # copy's figures at the copy are the snapshot, the old block's now minus them the rest
-        # (a simulation's back up finds the new block by the children's places: simulate_once)
-        for c_i in range(have):
-            c = &t.nodes[fresh + c_i]
-            o = &t.nodes[old_first + c_i]
-            c.visits += o.visits - snap[c_i].visits
-            c.value += o.value - snap[c_i].value
-            c.rave_n += o.rave_n - snap[c_i].rave_n
-            c.rave_v += o.rave_v - snap[c_i].rave_v
-            if c.first < 0 and load_acquire(&o.n_child) > 0:   # expanded in the old block meanwhile
-                c.n_legal = o.n_legal
-                c.first = o.first
-                store_release(&c.n_child, o.n_child)
+        # Other threads may still update the old block: those that read the node's children
+        # before the publication, until their simulation ends.  What they add there is
+        # carried over once each has ended it (``carry_over``); until then this thread keeps
+        # the tree's ``widen_lock``, so no other block moves meanwhile
+        fence_seq_cst()
+        for c_i in range(t.n_active):
+            w.pend_seq[c_i] = load_acquire(&t.sim_seq[c_i])
+        w.pend_old = old_first
+        w.pend_new = fresh
+        w.pend_have = have
     return 1
 
 
-cdef int32_t select_child(const SearchParams* sp, Search* t, int32_t ni, int32_t* slot=NULL) noexcept nogil:
+cdef int carry_over(Search* t, Worker* w, int wait) noexcept nogil:
+    """Finish worker ``w``'s last move of a block of children in a shared tree (``expand``):
+    once each other worker that was inside a simulation at the move has ended that simulation
+    (``Search.sim_seq``; with ``wait`` 0, if they all have: else returns 0 at once), nothing
+    can be written to the old block any more, so everything added there since the copy -- the
+    old block's figures now minus the copy's snapshot -- is added to the new one, children an
+    old child got meanwhile are linked to its copy, and the copies and the tree's
+    ``widen_lock`` are unlocked.  Returns 1 when done (or if nothing was pending)."""
+    cdef int i
+    cdef Node* c
+    cdef Node* o
+    cdef const Node* was
+    if w.pend_have == 0:
+        return 1
+    for i in range(t.n_active):
+        if i != w.id and (w.pend_seq[i] & 1):
+            while load_acquire(&t.sim_seq[i]) == w.pend_seq[i]:
+                if not wait:
+                    return 0
+                sched_yield()
+    for i in range(w.pend_have):
+        c = &t.nodes[w.pend_new + i]
+        o = &t.nodes[w.pend_old + i]
+        was = &w.snap[i]
+        add_float(&c.visits, o.visits - was.visits)
+        add_float(&c.value, o.value - was.value)
+        add_float(&c.rave_n, o.rave_n - was.rave_n)
+        add_float(&c.rave_v, o.rave_v - was.rave_v)
+        if o.terminal:
+            c.terminal = 1
+        if c.first != o.first:   # the old child got its first children meanwhile
+            c.n_legal = o.n_legal
+            store_release(&c.first, o.first)
+            store_release(&c.n_child, o.n_child)
+        store_release(&c.busy, 0)
+    w.pend_have = 0
+    store_release(&t.widen_lock, 0)
+    return 1
+
+
+cdef int32_t select_child(const SearchParams* sp, Search* t, int32_t ni) noexcept nogil:
     """The child of node ``ni`` to descend to (UCT on its open children, values blended with
-    RAVE); ``slot`` gets the child's place in the node's block of children."""
+    RAVE)."""
     cdef Node* nd = &t.nodes[ni]
     cdef int n_open = open_count(sp, nd)
     cdef int32_t first
@@ -1960,8 +2029,6 @@ cdef int32_t select_child(const SearchParams* sp, Search* t, int32_t ni, int32_t
         if score > best_score:
             best_score = score
             best = i
-    if slot != NULL:
-        slot[0] = best - first
     return best
 
 
@@ -2254,12 +2321,16 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
 
     In a shared tree (``t.shared``) every node on the way counts this visit at once, before its
     value is known (a *virtual loss*: the other threads see a lost simulation there for a moment,
-    so they spread out over the tree), and a node gets children only from the thread holding its
-    lock; a thread that finds a leaf locked plays out from it instead."""
+    so they spread out over the tree), every update of a statistic is indivisible
+    (``add_float``), and a node gets children only from the thread holding its lock; a thread
+    that finds a leaf locked plays out from it instead.  Moving a node's children to a larger
+    block (widening) also takes the tree's ``widen_lock`` -- a thread that cannot have it skips
+    the widening this time -- and the simulation counter ``sim_seq`` tells the thread that
+    moved them when the others can no longer write to the old block (``expand``)."""
     cdef State s
     cdef int depth = 0, ply = 0, k, i, j, pi, m, n_child, ok, tree_n
     cdef int shared = t.shared
-    cdef int32_t ni = t.root, ci, first, slot = 0
+    cdef int32_t ni = t.root, ci, first, seq = 0
     cdef Node* nd
     cdef Node* c
     cdef double v[MAXCOLOURS]
@@ -2268,7 +2339,11 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
     w.path[0] = ni
     w.n_seq = 0
     if shared:
-        t.nodes[ni].visits += 1
+        if w.pend_have:
+            carry_over(t, w, 0)
+        seq = t.sim_seq[w.id] + 1
+        store_seq_cst(&t.sim_seq[w.id], seq)   # odd: inside a simulation
+        add_float(&t.nodes[ni].visits, 1.0)
     # descend
     while True:
         nd = &t.nodes[ni]
@@ -2285,9 +2360,16 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
                 if ni != t.root:
                     break   # play out from this leaf
                 # the root is getting its first children from another thread: wait for them
-                # (a playout from the root would reach none of its children)
-                while load_acquire(&nd.busy):
-                    pass
+                # (a playout from the root would reach none of its children).  Once it has them,
+                # that thread may lock the root again to widen it and wait for this simulation
+                # to end (``expand``): so the wait ends on the children, not on the lock
+                while load_acquire(&nd.busy) and children_of(nd, &first) == 0:
+                    sched_yield()
+                continue
+            if shared and children_of(nd, &first) > 0:
+                # it got children between the look and the lock (a copy linked by
+                # ``carry_over``): not a leaf any more, look again
+                store_release(&nd.busy, 0)
                 continue
             ok = expand(cfg, sp, t, w, ni, &s, <int>(sp.widen_base + sp.widen * sqrt(nd.visits)) + 2, rng)
             if shared:
@@ -2295,15 +2377,22 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
             if not ok:
                 break
         elif open_count(sp, nd) > n_child and n_child < nd.n_legal:
-            if not shared or compare_swap(&nd.busy, 0, 1):
+            if not shared:
                 s.to_play = t.nodes[first].colour
                 expand(cfg, sp, t, w, ni, &s, 2 * open_count(sp, nd), rng)
-                if shared:
+            elif compare_swap(&t.widen_lock, 0, 1):   # kept until the carry-over if it moved them
+                if compare_swap(&nd.busy, 0, 1):
+                    s.to_play = t.nodes[first].colour
+                    expand(cfg, sp, t, w, ni, &s, 2 * open_count(sp, nd), rng)
                     store_release(&nd.busy, 0)
-        ci = select_child(sp, t, ni, &slot)
+                if w.pend_have:
+                    carry_over(t, w, 0)   # unlocks ``widen_lock`` when done
+                else:
+                    store_release(&t.widen_lock, 0)
+        ci = select_child(sp, t, ni)
         c = &t.nodes[ci]
         if shared:
-            c.visits += 1
+            add_float(&c.visits, 1.0)
         s.to_play = c.colour
         do_move(cfg, &s, c.colour, c.move)
         amaf_mark(t, w, c.colour, c.move, ply)
@@ -2314,7 +2403,6 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
         if depth + 1 < MAXDEPTH - 1:
             depth += 1
             w.path[depth] = ni
-            w.slot[depth] = slot
         else:
             break
     tree_n = w.n_seq
@@ -2350,23 +2438,28 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
         w.trace_len += 2 + 2 * w.n_seq
     # back up: real statistics on the path, RAVE on the children of every node on it.  In a
     # shared tree another thread may have moved a node's children to a new block (widening)
-    # since this one passed: a child keeps its place in the block, so the path is found again
-    # from the root by those places and the update reaches the block in use
+    # since this one passed; it carries these updates over once this simulation has ended
     for i in range(depth + 1):
-        if shared and i > 0 and w.slot[i] < children_of(&t.nodes[w.path[i - 1]], &first):
-            w.path[i] = first + w.slot[i]
         nd = &t.nodes[w.path[i]]
         if not shared:
             nd.visits += 1
-        if nd.side >= 0:
-            nd.value += <float>v[nd.side]
+            if nd.side >= 0:
+                nd.value += <float>v[nd.side]
+        elif nd.side >= 0:
+            add_float(&nd.value, <float>v[nd.side])
         n_child = children_of(nd, &first)
         for j in range(first, first + n_child):
             c = &t.nodes[j]
             pi = c.colour * t.codespace + c.move
             if w.amaf_stamp[pi] == w.stamp and w.amaf_ply[pi] >= i:
-                c.rave_n += 1
-                c.rave_v += <float>v[c.side]
+                if shared:
+                    add_float(&c.rave_n, 1.0)
+                    add_float(&c.rave_v, <float>v[c.side])
+                else:
+                    c.rave_n += 1
+                    c.rave_v += <float>v[c.side]
+    if shared:
+        store_release(&t.sim_seq[w.id], seq + 1)   # even: out of the simulation
 
 
 cdef int choice_settled(const Search* t, double margin) noexcept nogil:
@@ -2427,6 +2520,7 @@ cdef int64_t run_search(const Config* cfg, const SearchParams* sp, Search* t, Wo
         done += 1
         if max_playouts <= 0 and max_seconds <= 0:
             break
+    carry_over(t, w, 1)
     return done
 
 
@@ -2766,7 +2860,6 @@ cdef int keep_subtree(Search* t, int32_t ni) noexcept nogil:
     return 1
 
 
-DEF MAXTHREADS = 64
 #: most threads searching one tree at once
 MAX_THREADS = MAXTHREADS
 #: the most nodes a tree may hold (``tree_nodes_for``, ``Searcher.reserve``)
@@ -2820,6 +2913,7 @@ cdef class Searcher:
         while self.n_workers < n:
             if not worker_alloc(&self.workers[self.n_workers], self.codespace):
                 raise MemoryError()
+            self.workers[self.n_workers].id = self.n_workers
             self.n_workers += 1
 
     def clear(self):
@@ -2992,6 +3086,7 @@ cdef class Searcher:
         else:
             self.t.shared = 1
             self.t.claimed = 0
+            self.t.n_active = threads
             helpers = [threading.Thread(target=self._work,
                                         args=(i, (seed + 0x9E3779B97F4A7C15 * i) & 0xFFFFFFFFFFFFFFFF,
                                               playouts, seconds))
