@@ -52,17 +52,20 @@ def test_selfplay_duo(benchmark, strategy):
     record_rates(benchmark, games_per_s=n)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("variant", ["classic-2", "duo"])
-def test_mcts_simulations(benchmark, variant):
+def test_mcts_simulations(benchmark, variant, threads):
     """mcts simulations per second from the start position (tree, priors, RAVE and biased playouts;
-    without the opening book, which would answer Duo's start position with no search)."""
+    without the opening book, which would answer Duo's start position with no search), by one
+    thread or by two in the one tree (``--threads 2``: the budget is theirs together)."""
     from solver.blokus.players import MctsPlayer
 
     game = Game(variant)
-    playouts = 2000 if variant == "duo" else 500
+    playouts = (2000 if variant == "duo" else 500) * threads
 
     def search():
-        return MctsPlayer(game.variant, f"mcts:{playouts}", seed=1, book=False).genmove(game)[2]   # search, not the book
+        player = MctsPlayer(game.variant, f"mcts:{playouts}", seed=1, threads=threads, book=False)
+        return player.genmove(game)[2]   # search, not the book
 
-    stats = benchmark.pedantic(search, rounds=2, iterations=1)
+    stats = benchmark.pedantic(search, rounds=5, iterations=1)
     record_rates(benchmark, simulations_per_s=stats["playouts"], moves_listed_per_s=stats["listed"])

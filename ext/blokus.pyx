@@ -3087,6 +3087,7 @@ cdef class Searcher:
             self.t.shared = 1
             self.t.claimed = 0
             self.t.n_active = threads
+            memset(self.t.sim_seq, 0, sizeof(self.t.sim_seq))   # all even between searches
             helpers = [threading.Thread(target=self._work,
                                         args=(i, (seed + 0x9E3779B97F4A7C15 * i) & 0xFFFFFFFFFFFFFFFF,
                                               playouts, seconds))
