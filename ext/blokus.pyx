@@ -1484,7 +1484,7 @@ cdef extern from *:
     int64_t fetch_add(int64_t* p, int64_t v) noexcept nogil
     # a worker's simulation counter (``Search.sim_seq``) is stored with a full barrier, and a
     # widening thread puts one between publishing a block and reading those counters, so that
-    # neither side can miss the other's write (``wait_for_others``)
+    # neither side can miss the other's write (``expand``, ``carry_over``)
     void store_seq_cst(int32_t* p, int32_t v) noexcept nogil
     void fence_seq_cst() noexcept nogil
     # ``p[0] += v`` that no other thread's update can come between: shared trees' statistics
