@@ -62,7 +62,7 @@ DEF MAXHEIGHT = 24
 
 DEF MAXPLIES = 128
 DEF NFEAT = 16         # move evaluation features (EVAL_FEATURES)
-DEF MAXPARAMS = 32     # room for the mcts parameters (SEARCH_PARAMS, checked at import)
+DEF MAXPARAMS = 48     # room for the mcts parameters (SEARCH_PARAMS, checked at import)
 DEF EVEN_COLS = 0x5555555555555555
 
 ctypedef uint32_t move_t
@@ -757,8 +757,9 @@ cdef class Position:
         return out
 
     def local_pick(self, int colour, uint32_t others, int base, uint64_t seed,
-                   rounds=None, int cramped=0) -> int:
-        """The code the ``local`` playout policy (weight ``base`` ** size among equals, the
+                   rounds=None, int cramped=0, int cap=0) -> int:
+        """The code the ``local`` playout policy (weight ``base`` ** size among equals, local
+        scores above ``cap`` counting as ``cap`` if it is > 0, the
         opening's big pieces for ``rounds`` as in ``opening_min_size``, a cramped colour as the
         mcts parameter ``cramped`` says) plays for ``colour`` here against the colours in bit
         mask ``others``, with generator seed ``seed`` (the playouts' own code, ``local_move``);
@@ -768,6 +769,8 @@ cdef class Position:
             raise ValueError("base must be from 1 to 10 (the mcts parameter local)")
         if not 0 <= cramped <= 2:
             raise ValueError("cramped must be 0, 1 or 2")
+        if not 0 <= cap <= 20:
+            raise ValueError("cap must be from 0 to 20 (the mcts parameter local_cap)")
         cdef int32_t r[3]
         _rounds_from(rounds, r)
         cdef move_t* buf = <move_t*>malloc(MAXLIST * sizeof(move_t))
@@ -776,7 +779,7 @@ cdef class Position:
         cdef int64_t listed = 0
         rng_seed(&rng, seed)
         try:
-            code = local_move(&self.s, colour, others, base, r, cramped, buf, &rng, &listed)
+            code = local_move(&self.s, colour, others, base, cap, r, cramped, buf, &rng, &listed)
         finally:
             cfree(buf)
         return code
@@ -1034,6 +1037,11 @@ cdef struct SearchParams:
     int32_t endgame_moves #   ... tried once all colours together have at most this many moves
     double prior_rel      # > 0: a new child's prior value is the mover's mean value in this search
                           #   times exp(prior_rel x (its evaluation - the best's)); 0: prior_lo..hi
+    int32_t quality       # 1: the margin term measures a playout's margin against this search's
+                          #   margins so far (running mean and spread) instead of 0 and score_scale
+    int32_t local_cap     # > 0: playouts count local scores above this as this (``local_pick``)
+    double length_weight  # > 0: a win is worth up to length_weight / 2 less (a loss more) the longer
+                          #   its game against this search's playouts (placements, running mean, spread)
     double ew[NFEAT + MAXPIECES]   # EVAL_FEATURES weights, then one weight per piece (0 if not given)
 
 
@@ -1538,6 +1546,14 @@ cdef struct Search:
     # each side's running mean simulation value in this search (``prior_rel``; ``root_values_init``)
     double side_sum[MAXCOLOURS]
     double side_n[MAXCOLOURS]
+    # per worker and side, this search's playout margins (``quality``): count, mean, and sum of
+    # squared deviations (Welford), so each thread keeps its own without locks
+    double margin_n[MAXTHREADS][MAXCOLOURS]
+    double margin_mean[MAXTHREADS][MAXCOLOURS]
+    double margin_m2[MAXTHREADS][MAXCOLOURS]
+    double length_n[MAXTHREADS]      # ... and its playouts' game lengths (``length_weight``)
+    double length_mean[MAXTHREADS]
+    double length_m2[MAXTHREADS]
 
 
 cdef struct Worker:        # one searching thread's scratch and counters
@@ -1615,6 +1631,12 @@ cdef void root_values_init(Search* t, int n_sides) noexcept nogil:
     for i in range(MAXCOLOURS):
         t.side_sum[i] = 0.5
         t.side_n[i] = 1.0
+    memset(t.margin_n, 0, sizeof(t.margin_n))
+    memset(t.margin_mean, 0, sizeof(t.margin_mean))
+    memset(t.margin_m2, 0, sizeof(t.margin_m2))
+    memset(t.length_n, 0, sizeof(t.length_n))
+    memset(t.length_mean, 0, sizeof(t.length_mean))
+    memset(t.length_m2, 0, sizeof(t.length_m2))
     if r.first >= 0:
         for i in range(r.first, r.first + r.n_child):
             c = &t.nodes[i]
@@ -2040,13 +2062,31 @@ cdef int32_t select_child(const SearchParams* sp, Search* t, int32_t ni) noexcep
     return best
 
 
-cdef void side_values(const Config* cfg, const SearchParams* sp, const State* s,
-                      double* out) noexcept nogil:
-    """Value in [0, 1] of a finished game for each side: win share blended with score margin."""
+cdef void side_values(const Config* cfg, const SearchParams* sp, const State* s, Search* t,
+                      int wid, double* out) noexcept nogil:
+    """Value in [0, 1] of a finished game for each side: win share blended with score margin.
+
+    The margin term is 1/2 + 1/2 tanh(margin / score_scale); with ``quality`` it is
+    1/2 + 1/2 tanh((margin - mean) / spread) over the margins worker ``wid`` has seen for that
+    side in this search, this one included (Pentobi's quality-based reward, after Pepels et al.,
+    *Quality-based Rewards for Monte-Carlo Tree Search Simulations*, 2014): a playout then
+    counts as better or worse than what the search usually finds here, which still tells
+    moves apart in a position that is clearly won or lost.  With ``length_weight`` a side's
+    value also falls by length_weight x (win - 1/2) x tanh((length - mean) / spread) over the
+    worker's game lengths (placements) in this search, the other quality-based reward Pentobi
+    uses: quick wins and long losses count a little more."""
     cdef int sc[MAXCOLOURS]
     cdef int i, j, other, nwin
-    cdef double win
+    cdef double win, margin, d, var, z, zl = 0.0, length
     side_scores(cfg, s, sc)
+    if sp.length_weight > 0:
+        length = s.n_placed
+        t.length_n[wid] += 1.0
+        d = length - t.length_mean[wid]
+        t.length_mean[wid] += d / t.length_n[wid]
+        t.length_m2[wid] += d * (length - t.length_mean[wid])
+        var = t.length_m2[wid] / t.length_n[wid]
+        zl = tanh((length - t.length_mean[wid]) / sqrt(var)) if var > 0 else 0.0
     for i in range(cfg.n_sides):
         other = -1000000
         nwin = 1
@@ -2062,8 +2102,18 @@ cdef void side_values(const Config* cfg, const SearchParams* sp, const State* s,
             win = 1.0 / nwin
         else:
             win = 0.0
-        out[i] = ((1.0 - sp.score_weight) * win
-                  + sp.score_weight * (0.5 + 0.5 * tanh((sc[i] - other) / sp.score_scale)))
+        margin = sc[i] - other
+        if sp.quality:
+            t.margin_n[wid][i] += 1.0
+            d = margin - t.margin_mean[wid][i]
+            t.margin_mean[wid][i] += d / t.margin_n[wid][i]
+            t.margin_m2[wid][i] += d * (margin - t.margin_mean[wid][i])
+            var = t.margin_m2[wid][i] / t.margin_n[wid][i]
+            z = (margin - t.margin_mean[wid][i]) / sqrt(var) if var > 0 else 0.0
+        else:
+            z = margin / sp.score_scale
+        out[i] = ((1.0 - sp.score_weight) * win + sp.score_weight * (0.5 + 0.5 * tanh(z))
+                  - sp.length_weight * (win - 0.5) * zl)
 
 
 cdef inline void amaf_mark(Search* t, Worker* w, int k, int code, int ply) noexcept nogil:
@@ -2169,10 +2219,12 @@ cdef int opening_min_size(const State* s, const int32_t* rounds) noexcept nogil:
     return tables(s).max_size - drop
 
 
-cdef int local_pick(const State* s, int base, const move_t* moves, int n, const uint64_t* loc,
-                    const uint64_t* mine, int lo, int hi, Rng* rng) noexcept nogil:
-    """Index of one of the moves with the highest ``local_score`` (``loc`` NULL: all score 0),
-    drawn with weight ``base`` ** piece size, so big pieces come first among equals."""
+cdef int local_pick(const State* s, int base, int cap, const move_t* moves, int n,
+                    const uint64_t* loc, const uint64_t* mine, int lo, int hi, Rng* rng) noexcept nogil:
+    """Index of one of the moves with the highest ``local_score`` (``loc`` NULL: all score 0;
+    with ``cap`` > 0 a score above ``cap`` counts as ``cap``, so among moves answering the
+    opponents that much the piece size decides, as in Pentobi's playout weights), drawn with
+    weight ``base`` ** piece size, so big pieces come first among equals."""
     cdef const PieceTables* T = tables(s)
     cdef int i, sz, best_score = 0
     cdef uint8_t score[MAXLIST]
@@ -2194,6 +2246,8 @@ cdef int local_pick(const State* s, int base, const move_t* moves, int n, const 
         return n - 1
     for i in range(n):
         score[i] = <uint8_t>local_score(s, moves[i], loc, mine, lo, hi)
+        if cap > 0 and score[i] > cap:
+            score[i] = <uint8_t>cap
         if score[i] > best_score:
             best_score = score[i]
     for i in range(n):
@@ -2249,7 +2303,7 @@ cdef int can_reach(const State* s, int k, const uint64_t* loc, int lo, int hi, i
     return 0
 
 
-cdef int local_move(const State* s, int k, uint32_t others, int base, const int32_t* rounds,
+cdef int local_move(const State* s, int k, uint32_t others, int base, int cap, const int32_t* rounds,
                     int cramped, move_t* moves, Rng* rng, int64_t* listed) noexcept nogil:
     """The ``local`` playout policy's move for colour k (-1: it has none): a move answering the
     opponents' (bit mask ``others``) last placements (``local_planes``) with the highest
@@ -2280,7 +2334,7 @@ cdef int local_move(const State* s, int k, uint32_t others, int base, const int3
             n = scan(s, k, moves, 0, pieces, NULL)
         if n > 0:
             listed[0] += n
-            i = local_pick(s, base, moves, n, loc if step % 2 == 0 else NULL, mine, lo, hi, rng)
+            i = local_pick(s, base, cap, moves, n, loc if step % 2 == 0 else NULL, mine, lo, hi, rng)
             return moves[i]
     return -1
 
@@ -2314,7 +2368,7 @@ cdef int playout_move(const Config* cfg, const SearchParams* sp, const State* s,
     """Colour k's move in a playout (-1: it has none)."""
     cdef int n
     if sp.local > 0:
-        return local_move(s, k, opponents(cfg, s, k), sp.local, sp.big_rounds, sp.cramped, moves, rng,
+        return local_move(s, k, opponents(cfg, s, k), sp.local, sp.local_cap, sp.big_rounds, sp.cramped, moves, rng,
                           listed)
     n = gen_moves(s, k, moves)
     if n == 0:
@@ -2431,7 +2485,7 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
                 do_move(cfg, &s, k, m)
         advance(&s)
     w.playouts += 1
-    side_values(cfg, sp, &s, v)
+    side_values(cfg, sp, &s, t, w.id, v)
     for i in range(cfg.n_sides):   # racy between threads; only a prior's scale (prior_rel)
         t.side_sum[i] += v[i]
         t.side_n[i] += 1
@@ -2557,6 +2611,7 @@ SEARCH_PARAMS = (
     ("centre_slack", 0.3), ("connect_moves", 0.0), ("lgr", 1.0),
     ("big_rounds", 2.0), ("big1_rounds", 3.0), ("big2_rounds", 5.0), ("cramped", 0.0), ("expand_inc", 0.0),
     ("stop_early", 0.5), ("endgame", 0.0), ("endgame_moves", 150.0), ("prior_rel", 0.1),
+    ("quality", 0.0), ("length_weight", 0.0), ("local_cap", 0.0),
 )
 assert len(SEARCH_PARAMS) <= MAXPARAMS
 
@@ -2591,6 +2646,9 @@ cdef void params_from(SearchParams* sp, values, weights) except *:
     sp.endgame = v[26]
     sp.endgame_moves = <int32_t>v[27]
     sp.prior_rel = v[28]
+    sp.quality = <int32_t>v[29]
+    sp.length_weight = v[30]
+    sp.local_cap = <int32_t>v[31]
     if sp.learned:
         if weights is None or not NFEAT <= len(weights) <= NFEAT + MAXPIECES:
             raise ValueError(f"learned evaluation: {NFEAT} feature weights and at most {MAXPIECES} "

@@ -105,6 +105,41 @@ def test_the_local_pick_draws_every_best_move_by_its_weight():
     assert tested >= 3
 
 
+def test_a_capped_local_score_lets_the_piece_size_decide_above_the_cap():
+    """With ``cap`` (the mcts parameter ``local_cap``) every move scoring at least ``cap`` is a
+    candidate, drawn by base ** size; below the cap the best score still decides."""
+    tested = 0
+    for seed in range(60):
+        game = random_position("duo", 900 + seed)
+        if game.is_over or len(game.setup + game.moves) < 10:
+            continue
+        k = game.to_play
+        mask, ref, local = local_view(game)
+        scores = {m.code: local_score(ref, k, m.cells, local) for m in game.legal_moves()}
+        top = max(scores.values())
+        cap = max(1, top - 1)
+        best = [c for c, sc in scores.items() if min(sc, cap) == min(top, cap)]
+        if not 2 <= len(best) <= 40 or top <= cap:
+            continue
+        weight = {c: 2 ** len(game.move_from_code(k, c).cells) for c in best}
+        draws = 1500
+        counts = {c: 0 for c in best}
+        for s in range(draws):
+            counts[game.position.local_pick(k, mask, 2, 7_000 * seed + s, cap=cap)] += 1
+        for c in best:
+            p = weight[c] / sum(weight.values())
+            sigma = (draws * p * (1 - p)) ** 0.5
+            assert abs(counts[c] - draws * p) < 5 * sigma + 1, (seed, c, counts, weight)
+        below = [c for c in best if scores[c] < top]   # the ones only the cap lets in
+        p = sum(weight[c] for c in below) / sum(weight.values())
+        if draws * p >= 30:
+            assert abs(sum(counts[c] for c in below) - draws * p) < 5 * (draws * p * (1 - p)) ** 0.5
+            tested += 1
+    assert tested >= 3
+    with pytest.raises(ValueError):
+        Game("duo").position.local_pick(0, 2, 3, 1, cap=21)
+
+
 @pytest.mark.parametrize(("variant", "rounds"), [
     ("duo", (2, 3, 5)), ("classic", (2, 3, 5)), ("classic-3", (2, 3, 5)), ("trigon-2", (2, 3, 5)),
     ("duo", (3, 5, 7)), ("classic-2", (3, 5, 7)), ("classic-2", (5, 1, 6)), ("duo", (50, 50, 50))])
