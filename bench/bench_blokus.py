@@ -69,3 +69,24 @@ def test_mcts_simulations(benchmark, variant, threads):
 
     stats = benchmark.pedantic(search, rounds=5, iterations=1)
     record_rates(benchmark, simulations_per_s=stats["playouts"], moves_listed_per_s=stats["listed"])
+
+
+@pytest.mark.parametrize("placements", [10, 16])
+def test_mcts_middle_game_simulations(benchmark, placements):
+    """mcts simulations per second in the Duo middle game (one thread, 20,000 simulations: about
+    the number a level-7 search of a second runs there, with hundreds of children at the root),
+    from the position a short ``mcts:300`` self-play reaches after ``placements`` placements.
+    Pentobi's level 7 runs 86,600 (after 10) and 340,600 (after 16) a second in the same
+    positions on the session-36 machine (docs/blokus.md, *where the simulations go*)."""
+    from solver.blokus.players import MctsPlayer, choose_move
+
+    game = Game("duo")
+    while len(game.moves) < placements:
+        game.play(choose_move(game, "mcts:300", seed=len(game.moves)))
+
+    def search():
+        player = MctsPlayer(game.variant, "mcts:20000", seed=1, threads=1, book=False)
+        return player.genmove(game)[2]
+
+    stats = benchmark.pedantic(search, rounds=3, iterations=1)
+    record_rates(benchmark, simulations_per_s=stats["playouts"], moves_listed_per_s=stats["listed"])
