@@ -78,29 +78,42 @@ def test_the_filtered_listing_is_the_legal_moves_filtered(variant):
         Game(variant).position.legal_codes(0, covering=[(-1, 0)])
 
 
+def scored_duo_positions(first_seed: int, count: int):
+    """Random Duo positions with at least 10 placements: (seed, game, opponents' mask, the
+    reference's local score of every legal move by code)."""
+    for seed in range(count):
+        game = random_position("duo", first_seed + seed)
+        if game.is_over or len(game.setup + game.moves) < 10:
+            continue
+        mask, ref, local = local_view(game)
+        yield seed, game, mask, {m.code: local_score(ref, game.to_play, m.cells, local) for m in game.legal_moves()}
+
+
+def draw_counts(game: Game, mask: int, best: list[int], draws: int, seed: int, cap: int = 0) -> dict[int, int]:
+    """How often each of ``best`` comes up in ``draws`` local picks (base 2) for the colour to
+    play; checks that each is as frequent as its weight 2 ** size says (within 5 sigma) and
+    that nothing else comes up."""
+    k = game.to_play
+    weight = {c: 2 ** len(game.move_from_code(k, c).cells) for c in best}
+    counts = {c: 0 for c in best}
+    for s in range(draws):
+        counts[game.position.local_pick(k, mask, 2, 10_000 * seed + s, cap=cap)] += 1
+    for c in best:
+        p = weight[c] / sum(weight.values())
+        sigma = (draws * p * (1 - p)) ** 0.5
+        assert abs(counts[c] - draws * p) < 5 * sigma + 1, (seed, c, counts, weight)
+    return counts
+
+
 def test_the_local_pick_draws_every_best_move_by_its_weight():
     """Among the best-scoring moves the pick is a draw with weight base ** size: every one of
     them comes up, each about as often as its weight says."""
     tested = 0
-    for seed in range(40):
-        game = random_position("duo", 500 + seed)
-        if game.is_over or len(game.setup + game.moves) < 10:
-            continue
-        k = game.to_play
-        mask, ref, local = local_view(game)
-        scores = {m.code: local_score(ref, k, m.cells, local) for m in game.legal_moves()}
+    for seed, game, mask, scores in scored_duo_positions(500, 40):
         best = [c for c, sc in scores.items() if sc == max(scores.values())]
         if not 2 <= len(best) <= 6:
             continue
-        weight = {c: 2 ** len(game.move_from_code(k, c).cells) for c in best}
-        draws = 1200
-        counts = {c: 0 for c in best}
-        for s in range(draws):
-            counts[game.position.local_pick(k, mask, 2, 10_000 * seed + s)] += 1
-        for c in best:
-            p = weight[c] / sum(weight.values())
-            sigma = (draws * p * (1 - p)) ** 0.5
-            assert abs(counts[c] - draws * p) < 5 * sigma + 1, (seed, c, counts, weight)
+        draw_counts(game, mask, best, 1200, seed)
         tested += 1
     assert tested >= 3
 
@@ -109,27 +122,15 @@ def test_a_capped_local_score_lets_the_piece_size_decide_above_the_cap():
     """With ``cap`` (the mcts parameter ``local_cap``) every move scoring at least ``cap`` is a
     candidate, drawn by base ** size; below the cap the best score still decides."""
     tested = 0
-    for seed in range(60):
-        game = random_position("duo", 900 + seed)
-        if game.is_over or len(game.setup + game.moves) < 10:
-            continue
-        k = game.to_play
-        mask, ref, local = local_view(game)
-        scores = {m.code: local_score(ref, k, m.cells, local) for m in game.legal_moves()}
+    for seed, game, mask, scores in scored_duo_positions(900, 60):
         top = max(scores.values())
         cap = max(1, top - 1)
         best = [c for c, sc in scores.items() if min(sc, cap) == min(top, cap)]
         if not 2 <= len(best) <= 40 or top <= cap:
             continue
-        weight = {c: 2 ** len(game.move_from_code(k, c).cells) for c in best}
         draws = 1500
-        counts = {c: 0 for c in best}
-        for s in range(draws):
-            counts[game.position.local_pick(k, mask, 2, 7_000 * seed + s, cap=cap)] += 1
-        for c in best:
-            p = weight[c] / sum(weight.values())
-            sigma = (draws * p * (1 - p)) ** 0.5
-            assert abs(counts[c] - draws * p) < 5 * sigma + 1, (seed, c, counts, weight)
+        counts = draw_counts(game, mask, best, draws, 1000 + seed, cap)
+        weight = {c: 2 ** len(game.move_from_code(game.to_play, c).cells) for c in best}
         below = [c for c in best if scores[c] < top]   # the ones only the cap lets in
         p = sum(weight[c] for c in below) / sum(weight.values())
         if draws * p >= 30:
