@@ -1525,6 +1525,22 @@ cdef struct Node:
     float rave_v
 
 
+cdef struct RunningStat:   # count, mean and sum of squared deviations of a series (Welford)
+    double n
+    double mean
+    double m2
+
+
+cdef inline double add_and_measure(RunningStat* r, double x) noexcept nogil:
+    """Add ``x`` to the series and return it measured against the series, itself included:
+    (x - mean) / population spread, 0 while the spread is 0."""
+    cdef double d = x - r.mean
+    r.n += 1.0
+    r.mean += d / r.n
+    r.m2 += d * (x - r.mean)
+    return (x - r.mean) / sqrt(r.m2 / r.n) if r.m2 > 0 else 0.0
+
+
 # The tree: a pool of nodes, children of a node contiguous.  One thread or several search it at
 # once (tree parallelism: ``shared``), each with a ``Worker`` of its own.
 cdef struct Search:
@@ -1546,14 +1562,10 @@ cdef struct Search:
     # each side's running mean simulation value in this search (``prior_rel``; ``root_values_init``)
     double side_sum[MAXCOLOURS]
     double side_n[MAXCOLOURS]
-    # per worker and side, this search's playout margins (``quality``): count, mean, and sum of
-    # squared deviations (Welford), so each thread keeps its own without locks
-    double margin_n[MAXTHREADS][MAXCOLOURS]
-    double margin_mean[MAXTHREADS][MAXCOLOURS]
-    double margin_m2[MAXTHREADS][MAXCOLOURS]
-    double length_n[MAXTHREADS]      # ... and its playouts' game lengths (``length_weight``)
-    double length_mean[MAXTHREADS]
-    double length_m2[MAXTHREADS]
+    # per worker (each thread its own, no locks) this search's playout margins per side
+    # (``quality``) and game lengths (``length_weight``)
+    RunningStat margins[MAXTHREADS][MAXCOLOURS]
+    RunningStat lengths[MAXTHREADS]
 
 
 cdef struct Worker:        # one searching thread's scratch and counters
@@ -1631,12 +1643,8 @@ cdef void root_values_init(Search* t, int n_sides) noexcept nogil:
     for i in range(MAXCOLOURS):
         t.side_sum[i] = 0.5
         t.side_n[i] = 1.0
-    memset(t.margin_n, 0, sizeof(t.margin_n))
-    memset(t.margin_mean, 0, sizeof(t.margin_mean))
-    memset(t.margin_m2, 0, sizeof(t.margin_m2))
-    memset(t.length_n, 0, sizeof(t.length_n))
-    memset(t.length_mean, 0, sizeof(t.length_mean))
-    memset(t.length_m2, 0, sizeof(t.length_m2))
+    memset(t.margins, 0, sizeof(t.margins))
+    memset(t.lengths, 0, sizeof(t.lengths))
     if r.first >= 0:
         for i in range(r.first, r.first + r.n_child):
             c = &t.nodes[i]
@@ -2064,7 +2072,8 @@ cdef int32_t select_child(const SearchParams* sp, Search* t, int32_t ni) noexcep
 
 cdef void side_values(const Config* cfg, const SearchParams* sp, const State* s, Search* t,
                       int wid, double* out) noexcept nogil:
-    """Value in [0, 1] of a finished game for each side: win share blended with score margin.
+    """Value of a finished game for each side: win share blended with score margin, in [0, 1]
+    (with ``length_weight`` up to length_weight / 2 beyond).
 
     The margin term is 1/2 + 1/2 tanh(margin / score_scale); with ``quality`` it is
     1/2 + 1/2 tanh((margin - mean) / spread) over the margins worker ``wid`` has seen for that
@@ -2077,16 +2086,10 @@ cdef void side_values(const Config* cfg, const SearchParams* sp, const State* s,
     uses: quick wins and long losses count a little more."""
     cdef int sc[MAXCOLOURS]
     cdef int i, j, other, nwin
-    cdef double win, margin, d, var, z, zl = 0.0, length
+    cdef double win, z, zl = 0.0
     side_scores(cfg, s, sc)
     if sp.length_weight > 0:
-        length = s.n_placed
-        t.length_n[wid] += 1.0
-        d = length - t.length_mean[wid]
-        t.length_mean[wid] += d / t.length_n[wid]
-        t.length_m2[wid] += d * (length - t.length_mean[wid])
-        var = t.length_m2[wid] / t.length_n[wid]
-        zl = tanh((length - t.length_mean[wid]) / sqrt(var)) if var > 0 else 0.0
+        zl = tanh(add_and_measure(&t.lengths[wid], s.n_placed))
     for i in range(cfg.n_sides):
         other = -1000000
         nwin = 1
@@ -2102,16 +2105,10 @@ cdef void side_values(const Config* cfg, const SearchParams* sp, const State* s,
             win = 1.0 / nwin
         else:
             win = 0.0
-        margin = sc[i] - other
         if sp.quality:
-            t.margin_n[wid][i] += 1.0
-            d = margin - t.margin_mean[wid][i]
-            t.margin_mean[wid][i] += d / t.margin_n[wid][i]
-            t.margin_m2[wid][i] += d * (margin - t.margin_mean[wid][i])
-            var = t.margin_m2[wid][i] / t.margin_n[wid][i]
-            z = (margin - t.margin_mean[wid][i]) / sqrt(var) if var > 0 else 0.0
+            z = add_and_measure(&t.margins[wid][i], sc[i] - other)
         else:
-            z = margin / sp.score_scale
+            z = (sc[i] - other) / sp.score_scale
         out[i] = ((1.0 - sp.score_weight) * win + sp.score_weight * (0.5 + 0.5 * tanh(z))
                   - sp.length_weight * (win - 0.5) * zl)
 
@@ -2368,8 +2365,8 @@ cdef int playout_move(const Config* cfg, const SearchParams* sp, const State* s,
     """Colour k's move in a playout (-1: it has none)."""
     cdef int n
     if sp.local > 0:
-        return local_move(s, k, opponents(cfg, s, k), sp.local, sp.local_cap, sp.big_rounds, sp.cramped, moves, rng,
-                          listed)
+        return local_move(s, k, opponents(cfg, s, k), sp.local, sp.local_cap, sp.big_rounds, sp.cramped,
+                          moves, rng, listed)
     n = gen_moves(s, k, moves)
     if n == 0:
         return -1
