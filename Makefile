@@ -7,7 +7,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-SOURCES := pyproject.toml setup.py $(wildcard ext/*.pyx ext/*.pxd)
+SOURCES := pyproject.toml setup.py $(wildcard ext/*.pyx ext/*.pxd ext/*.pxi ext/*.h)
 OUT    ?= results
 
 .PHONY: run test install bench clean images

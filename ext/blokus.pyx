@@ -41,6 +41,18 @@ import numpy as np
 from solver.blokus.pieces import PIECE_SETS
 
 
+cdef extern from "lanes.h":
+    # four 64-bit words as one vector value (see lanes.h); only these operations touch it
+    ctypedef struct lanes4:
+        pass
+    lanes4 lanes_set(uint64_t a, uint64_t b, uint64_t c, uint64_t d) noexcept nogil
+    lanes4 lanes_and(lanes4 a, lanes4 b) noexcept nogil
+    lanes4 lanes_or(lanes4 a, lanes4 b) noexcept nogil
+    lanes4 lanes_shr(lanes4 a, int n) noexcept nogil
+    void lanes_store(uint64_t* out, lanes4 a) noexcept nogil   # the four words, lane 0 first
+    int lanes_nonzero(lanes4 a) noexcept nogil   # bit i: lane i is not zero
+
+
 cdef extern from "Python.h":
     # declared without Cython's exception check: the caller looks at the result itself
     int check_signals "PyErr_CheckSignals" ()
@@ -52,6 +64,7 @@ DEF MAXORIENT = 160
 DEF MAXCELLS = 6
 DEF MAXH = 5          # rows an orientation may span (the scan is unrolled up to this)
 DEF MAXW = 8          # columns an orientation may span
+DEF MAXCHUNK = 6      # lanes4 chunks of anchor-row groups (scan: 24 groups of one row)
 DEF MAXPAT = 12       # row shapes of one piece set
 DEF MAXSETS = 2
 DEF PAD = 2           # halo and corner rows are stored shifted by PAD bits (cells left of the anchor)
@@ -93,7 +106,7 @@ cdef struct PieceTables:
     int32_t o_dx[MAXORIENT][MAXCELLS]
     int32_t o_dy[MAXORIENT][MAXCELLS]
     uint64_t o_rows[MAXORIENT][MAXH]          # cell rows, bit dx
-    int32_t o_roff[MAXORIENT][MAXH]           # row i: pattern * MAXROWS + i (see scan)
+    int32_t o_prow[MAXORIENT][MAXH]           # row i: pattern * MAXH + i (see scan)
     int32_t o_rsh[MAXORIENT][MAXH]            # row i: column of its leftmost cell
     uint64_t o_halo[MAXORIENT][MAXH + 2]      # cells + edge neighbours, rows -1..h, bit dx + PAD
     uint64_t o_diag[MAXORIENT][MAXH + 2]      # corner-only neighbours, rows -1..h, bit dx + PAD
@@ -183,10 +196,10 @@ def _build_tables(int set_id, piece_set):
                 T.o_rows[o][y] |= (<uint64_t>1) << x
             for i in range(T.o_h[o]):
                 xs = sorted(x for (x, y) in shape if y == i)
-                T.o_roff[o][i] = patterns.index(tuple(x - xs[0] for x in xs)) * MAXROWS + i
+                T.o_prow[o][i] = patterns.index(tuple(x - xs[0] for x in xs)) * MAXH + i
                 T.o_rsh[o][i] = xs[0]
             for i in range(T.o_h[o], MAXH):
-                T.o_roff[o][i] = T.o_roff[o][0]   # unused rows repeat row 0
+                T.o_prow[o][i] = T.o_prow[o][0]   # unused rows repeat row 0
                 T.o_rsh[o][i] = T.o_rsh[o][0]
             halo = set(cells)
             corner = set()
@@ -303,32 +316,37 @@ cdef int scan(const State* s, int k, move_t* out, int stop_at_first, uint32_t pi
     way, which is much cheaper than listing all moves and filtering them.
 
     Rows are packed ``per`` to a 64-bit word with stride ``width`` (3 rows of 20, 4 of 14), so
-    one shift-and-AND tests ``per`` anchor rows at once; a bit's position in the word is then
-    exactly the move code's offset from ``(o * height + r0) * width``.  Anchors whose piece would
-    stick out on the right read the next packed row, so a per-width mask keeps only columns
+    one shift-and-AND tests ``per`` anchor rows at once (a *group*: anchor rows ``per * g`` ..
+    ``per * g + per - 1``); a bit's position in the word is then exactly the move code's offset
+    from ``(o * height + per * g) * width``.  Four groups travel together as one ``lanes4``
+    (``lanes.h``: one vector register), so an orientation costs one vector step per row for up
+    to 4 * per anchor rows -- the whole of Duo's board.  Anchors whose piece would stick out on
+    the right read the next packed row, so a per-width mask keeps only columns
     ``c <= width - w`` (and, on a triangle lattice, only anchors of the orientation's parity).
     Every row of every orientation is one of a few shapes (``ROW_PATTERNS``), so "all cells of
     this row free" / "some cell of it an attach cell" are precomputed per shape and board row,
-    and an orientation costs one shift per row instead of one per cell.
+    and an orientation costs one shift per row instead of one per cell.  Moves come out by
+    piece, orientation and ascending code.
     """
     cdef const ColourState* cs = &s.c[k]
     cdef const PieceTables* T = tables(s)
     cdef int H = s.height, W = s.width
     cdef int per = s.per
+    cdef int n_groups = (H + per - 1) // per
+    cdef int n_chunks = (n_groups + 3) // 4
     cdef uint32_t ar = 0
-    cdef int r, j, h, p, o, oend, base, r0, nrows, b, q, sh, nr
+    cdef int r, j, h, p, o, oend, base, r0, nrows, b, q, sh, i, v, l, g
     cdef int f0, f1, f2, f3, f4, s0, s1, s2, s3, s4
     cdef uint64_t a, x, vm0, vm1
-    cdef uint64_t fp[MAXPAT * MAXROWS]
-    cdef uint64_t ap[MAXPAT * MAXROWS]
-    cdef uint64_t lp[MAXPAT * MAXROWS]
-    cdef uint64_t* fq
-    cdef uint64_t* aq
-    cdef const uint64_t* fpar
-    cdef const uint64_t* apar
+    cdef uint64_t word[4]
+    cdef uint64_t aword[4]
+    cdef lanes4 fv[MAXPAT * MAXH * MAXCHUNK]    # [pattern, orientation row i, chunk]: lane l of
+    cdef lanes4 av[MAXPAT * MAXH * MAXCHUNK]    # chunk v packs rows per * (4 v + l) + i onwards
+    cdef lanes4 lv[MAXPAT * MAXH * MAXCHUNK]
+    cdef lanes4 A, L, vmv
     cdef uint32_t rm[MAXH + 1]
-    cdef uint32_t rows, left, group, lr = 0, lm, span = 0
-    cdef int r_lo
+    cdef uint32_t cm[MAXH + 1]                   # chunks holding an anchor row of rm[h]
+    cdef uint32_t left, lr = 0, lm, chunks, used = 0, chunk_rows, nz
     cdef move_t* w = out
     cdef int nb
     cdef int checks_opp = s.corners_only
@@ -353,46 +371,53 @@ cdef int scan(const State* s, int k, move_t* out, int stop_at_first, uint32_t pi
         for h in range(1, MAXH + 1):
             rm[h] &= lm
             lm |= lr >> h
+    chunk_rows = ((<uint32_t>1) << (4 * per)) - 1 if 4 * per < 32 else 0xFFFFFFFF
     for h in range(1, MAXH + 1):
         rm[h] &= ((<uint32_t>1) << (H - h + 1)) - 1 if H >= h else 0
-        span |= rm[h]
-    if span == 0:
+        cm[h] = 0
+        for v in range(n_chunks):
+            if (rm[h] >> (4 * per * v)) & chunk_rows:
+                cm[h] |= (<uint32_t>1) << v
+        used |= cm[h]
+    if used == 0:
         return 0
-    # packed rows, then each row shape from its parent shape (one shift and AND/OR per row);
-    # only rows r0 + 0 .. r0 + MAXH - 1 for the anchor rows r0 are read
-    r_lo = ctz64(span)
-    nr = 63 - clz64(span) + MAXH
-    for r in range(r_lo, nr):
-        x = 0
-        a = 0
-        for j in range(per):
-            x |= cs.free[r + j] << (j * W)
-            a |= cs.attach[r + j] << (j * W)
-        fp[r] = x
-        ap[r] = a
-    for p in range(1, T.n_pat):
-        sh = T.pat_shift[p]
-        fq = &fp[p * MAXROWS]
-        aq = &ap[p * MAXROWS]
-        fpar = &fp[T.pat_parent[p] * MAXROWS]
-        apar = &ap[T.pat_parent[p] * MAXROWS]
-        for r in range(r_lo, nr):
-            fq[r] = fpar[r] & (fp[r] >> sh)
-            aq[r] = apar[r] | (ap[r] >> sh)
-    if only != NULL:   # packed like the attach cells: "some cell of this row shape in only"
-        for r in range(r_lo, nr):
-            x = 0
-            for j in range(per):
-                if r + j < H:
-                    x |= only[r + j] << (j * W)
-            lp[r] = x
+    # one-cell shape: lane l of chunk v, orientation row i packs board rows per * (4 v + l) + i
+    # onwards; each longer row shape from its parent shape (one shift and AND/OR per vector)
+    chunks = used
+    while chunks:
+        v = ctz64(chunks)
+        chunks &= chunks - 1
+        for i in range(MAXH):
+            for l in range(4):
+                r = per * (4 * v + l) + i
+                x = 0
+                a = 0
+                for j in range(per):
+                    if r + j < H:
+                        x |= cs.free[r + j] << (j * W)
+                        a |= cs.attach[r + j] << (j * W)
+                word[l] = x
+                aword[l] = a
+            fv[i * MAXCHUNK + v] = lanes_set(word[0], word[1], word[2], word[3])
+            av[i * MAXCHUNK + v] = lanes_set(aword[0], aword[1], aword[2], aword[3])
+            if only != NULL:   # packed like the attach cells: "some cell of this row shape in only"
+                for l in range(4):
+                    r = per * (4 * v + l) + i
+                    x = 0
+                    for j in range(per):
+                        if r + j < H:
+                            x |= only[r + j] << (j * W)
+                    word[l] = x
+                lv[i * MAXCHUNK + v] = lanes_set(word[0], word[1], word[2], word[3])
         for p in range(1, T.n_pat):
             sh = T.pat_shift[p]
-            fq = &lp[p * MAXROWS]
-            fpar = &lp[T.pat_parent[p] * MAXROWS]
-            for r in range(r_lo, nr):
-                fq[r] = fpar[r] | (lp[r] >> sh)
-    group = ((<uint32_t>1) << per) - 1
+            for i in range(MAXH):
+                g = (p * MAXH + i) * MAXCHUNK + v
+                j = (T.pat_parent[p] * MAXH + i) * MAXCHUNK + v
+                fv[g] = lanes_and(fv[j], lanes_shr(fv[i * MAXCHUNK + v], sh))
+                av[g] = lanes_or(av[j], lanes_shr(av[i * MAXCHUNK + v], sh))
+                if only != NULL:
+                    lv[g] = lanes_or(lv[j], lanes_shr(lv[i * MAXCHUNK + v], sh))
     left = cs.left & pieces
     while left:
         p = ctz64(left)
@@ -401,78 +426,99 @@ cdef int scan(const State* s, int k, move_t* out, int stop_at_first, uint32_t pi
         oend = o + T.p_count[p]
         while o < oend:
             nrows = T.o_h[o]
-            rows = rm[nrows]
-            f0 = T.o_roff[o][0]
-            f1 = T.o_roff[o][1]
-            f2 = T.o_roff[o][2]
-            f3 = T.o_roff[o][3]
-            f4 = T.o_roff[o][4]
+            chunks = cm[nrows]
+            f0 = T.o_prow[o][0] * MAXCHUNK
+            f1 = T.o_prow[o][1] * MAXCHUNK
+            f2 = T.o_prow[o][2] * MAXCHUNK
+            f3 = T.o_prow[o][3] * MAXCHUNK
+            f4 = T.o_prow[o][4] * MAXCHUNK
             s0 = T.o_rsh[o][0]
             s1 = T.o_rsh[o][1]
             s2 = T.o_rsh[o][2]
             s3 = T.o_rsh[o][3]
             s4 = T.o_rsh[o][4]
             q = (T.o_par[o] + s.board_parity) & 1
-            vm0 = s.valid[T.o_w[o]] & s.pm[q]          # anchor rows r0 even
-            vm1 = s.valid[T.o_w[o]] & s.pm[q ^ 1]      # anchor rows r0 odd
-            while rows:
-                r0 = ctz64(rows)
-                rows &= ~(group << r0)
+            vm0 = s.valid[T.o_w[o]] & s.pm[q]          # anchor rows even
+            vm1 = s.valid[T.o_w[o]] & s.pm[q ^ 1]      # anchor rows odd (per odd: lanes 1, 3)
+            vmv = lanes_set(vm0, vm1, vm0, vm1) if per & 1 else lanes_set(vm0, vm0, vm0, vm0)
+            while chunks:
+                v = ctz64(chunks)
+                chunks &= chunks - 1
                 if nrows == 1:
-                    a = (ap[r0 + f0] >> s0) & (fp[r0 + f0] >> s0)
+                    A = lanes_and(lanes_shr(av[f0 + v], s0), lanes_shr(fv[f0 + v], s0))
                 elif nrows == 2:
-                    a = (((ap[r0 + f0] >> s0) | (ap[r0 + f1] >> s1))
-                         & (fp[r0 + f0] >> s0) & (fp[r0 + f1] >> s1))
+                    A = lanes_and(lanes_and(lanes_or(lanes_shr(av[f0 + v], s0), lanes_shr(av[f1 + v], s1)),
+                                            lanes_shr(fv[f0 + v], s0)),
+                                  lanes_shr(fv[f1 + v], s1))
                 elif nrows == 3:
-                    a = (((ap[r0 + f0] >> s0) | (ap[r0 + f1] >> s1) | (ap[r0 + f2] >> s2))
-                         & (fp[r0 + f0] >> s0) & (fp[r0 + f1] >> s1) & (fp[r0 + f2] >> s2))
+                    A = lanes_and(lanes_and(lanes_or(lanes_or(lanes_shr(av[f0 + v], s0), lanes_shr(av[f1 + v], s1)),
+                                                     lanes_shr(av[f2 + v], s2)),
+                                            lanes_and(lanes_shr(fv[f0 + v], s0), lanes_shr(fv[f1 + v], s1))),
+                                  lanes_shr(fv[f2 + v], s2))
                 elif nrows == 4:
-                    a = (((ap[r0 + f0] >> s0) | (ap[r0 + f1] >> s1) | (ap[r0 + f2] >> s2)
-                          | (ap[r0 + f3] >> s3))
-                         & (fp[r0 + f0] >> s0) & (fp[r0 + f1] >> s1) & (fp[r0 + f2] >> s2)
-                         & (fp[r0 + f3] >> s3))
+                    A = lanes_and(lanes_and(lanes_or(lanes_or(lanes_shr(av[f0 + v], s0), lanes_shr(av[f1 + v], s1)),
+                                                     lanes_or(lanes_shr(av[f2 + v], s2), lanes_shr(av[f3 + v], s3))),
+                                            lanes_and(lanes_shr(fv[f0 + v], s0), lanes_shr(fv[f1 + v], s1))),
+                                  lanes_and(lanes_shr(fv[f2 + v], s2), lanes_shr(fv[f3 + v], s3)))
                 else:
-                    a = (((ap[r0 + f0] >> s0) | (ap[r0 + f1] >> s1) | (ap[r0 + f2] >> s2)
-                          | (ap[r0 + f3] >> s3) | (ap[r0 + f4] >> s4))
-                         & (fp[r0 + f0] >> s0) & (fp[r0 + f1] >> s1) & (fp[r0 + f2] >> s2)
-                         & (fp[r0 + f3] >> s3) & (fp[r0 + f4] >> s4))
-                a &= vm1 if r0 & 1 else vm0
-                if only != NULL and a:
-                    x = 0
-                    for j in range(nrows):
-                        x |= lp[r0 + T.o_roff[o][j]] >> T.o_rsh[o][j]
-                    a &= x
-                base = (o * H + r0) * W
-                if checks_opp and T.o_nopp[o] and a:
-                    # corners-only: drop anchors whose straight sides meet this colour's cells
-                    x = a
-                    while x:
-                        b = ctz64(x)
-                        x &= x - 1
-                        if not opp_clear(s, k, o, r0 + b // W, b % W):
-                            a &= ~((<uint64_t>1) << b)
-                if stop_at_first:
-                    if a:
-                        return 1
+                    A = lanes_and(lanes_and(lanes_or(lanes_or(lanes_shr(av[f0 + v], s0), lanes_shr(av[f1 + v], s1)),
+                                                     lanes_or(lanes_or(lanes_shr(av[f2 + v], s2), lanes_shr(av[f3 + v], s3)),
+                                                              lanes_shr(av[f4 + v], s4))),
+                                            lanes_and(lanes_shr(fv[f0 + v], s0), lanes_shr(fv[f1 + v], s1))),
+                                  lanes_and(lanes_and(lanes_shr(fv[f2 + v], s2), lanes_shr(fv[f3 + v], s3)),
+                                            lanes_shr(fv[f4 + v], s4)))
+                A = lanes_and(A, vmv)
+                if only != NULL:
+                    L = lanes_shr(lv[f0 + v], s0)
+                    if nrows > 1:
+                        L = lanes_or(L, lanes_shr(lv[f1 + v], s1))
+                    if nrows > 2:
+                        L = lanes_or(L, lanes_shr(lv[f2 + v], s2))
+                    if nrows > 3:
+                        L = lanes_or(L, lanes_shr(lv[f3 + v], s3))
+                    if nrows > 4:
+                        L = lanes_or(L, lanes_shr(lv[f4 + v], s4))
+                    A = lanes_and(A, L)
+                nz = lanes_nonzero(A)
+                if nz == 0:
                     continue
-                # branch-free listing of up to four moves (garbage past the count is overwritten)
-                nb = popcount64(a)
-                w[0] = <move_t>(base + ctz64(a | top))
-                a &= a - 1
-                w[1] = <move_t>(base + ctz64(a | top))
-                a &= a - 1
-                w[2] = <move_t>(base + ctz64(a | top))
-                a &= a - 1
-                w[3] = <move_t>(base + ctz64(a | top))
-                a &= a - 1
-                if nb > 4:
-                    w += 4
-                    while a:
-                        w[0] = <move_t>(base + ctz64(a))
-                        w += 1
-                        a &= a - 1
-                else:
-                    w += nb
+                lanes_store(word, A)
+                while nz:
+                    l = ctz64(nz)
+                    nz &= nz - 1
+                    a = word[l]
+                    r0 = per * (4 * v + l)
+                    base = (o * H + r0) * W
+                    if checks_opp and T.o_nopp[o]:
+                        # corners-only: drop anchors whose straight sides meet this colour's cells
+                        x = a
+                        while x:
+                            b = ctz64(x)
+                            x &= x - 1
+                            if not opp_clear(s, k, o, r0 + b // W, b % W):
+                                a &= ~((<uint64_t>1) << b)
+                    if stop_at_first:
+                        if a:
+                            return 1
+                        continue
+                    # branch-free listing of up to four moves (garbage past the count is overwritten)
+                    nb = popcount64(a)
+                    w[0] = <move_t>(base + ctz64(a | top))
+                    a &= a - 1
+                    w[1] = <move_t>(base + ctz64(a | top))
+                    a &= a - 1
+                    w[2] = <move_t>(base + ctz64(a | top))
+                    a &= a - 1
+                    w[3] = <move_t>(base + ctz64(a | top))
+                    a &= a - 1
+                    if nb > 4:
+                        w += 4
+                        while a:
+                            w[0] = <move_t>(base + ctz64(a))
+                            w += 1
+                            a &= a - 1
+                    else:
+                        w += nb
             o += 1
     return <int>(w - out)
 

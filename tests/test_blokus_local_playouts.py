@@ -78,6 +78,25 @@ def test_the_filtered_listing_is_the_legal_moves_filtered(variant):
         Game(variant).position.legal_codes(0, covering=[(-1, 0)])
 
 
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_listing_comes_out_in_ascending_code_order(variant):
+    """A move code is (orientation, row, column) and orientations run piece by piece, so the
+    listing's order -- by piece, orientation, then anchor (the order the playouts draw from,
+    whatever the packing of rows into machine words) -- is ascending code order."""
+    rnd = random.Random(11)
+    listed = 0
+    for seed in range(6):
+        game = random_position(variant, 500 + seed)
+        v = game.variant
+        cells = [(x, y) for x in range(v.width) for y in range(v.height)]
+        for k in range(v.n_colours):
+            for covering in (None, set(rnd.sample(cells, 20))):
+                codes = list(game.position.legal_codes(k, covering=covering))
+                assert codes == sorted(set(codes)), (variant, seed, k, covering)
+                listed += len(codes)
+    assert listed > 100
+
+
 def scored_duo_positions(first_seed: int, count: int):
     """Random Duo positions with at least 10 placements: (seed, game, opponents' mask, the
     reference's local score of every legal move by code)."""
