@@ -64,7 +64,6 @@ DEF MAXORIENT = 160
 DEF MAXCELLS = 6
 DEF MAXH = 5          # rows an orientation may span (the scan is unrolled up to this)
 DEF MAXW = 8          # columns an orientation may span
-DEF MAXCHUNK = 6      # lanes4 chunks of anchor-row groups (scan: 24 groups of one row)
 DEF MAXPAT = 12       # row shapes of one piece set
 DEF MAXSETS = 2
 DEF PAD = 2           # halo and corner rows are stored shifted by PAD bits (cells left of the anchor)
@@ -72,6 +71,7 @@ DEF MAXCOLOURS = 4
 DEF MAXLIST = 32768
 DEF MAXWIDTH = 62
 DEF MAXHEIGHT = 24
+DEF MAXCHUNK = (MAXHEIGHT + 3) // 4   # scan's lanes4 chunks: four groups of at least one row each
 
 DEF MAXPLIES = 128
 DEF NFEAT = 16         # move evaluation features (EVAL_FEATURES)
