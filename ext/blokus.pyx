@@ -337,9 +337,10 @@ cdef int scan(const State* s, int k, move_t* out, int stop_at_first, uint32_t pi
     cdef uint32_t ar = 0
     cdef int r, j, h, p, o, oend, base, r0, nrows, b, q, sh, i, v, l, g
     cdef int f0, f1, f2, f3, f4, s0, s1, s2, s3, s4
-    cdef uint64_t a, x, vm0, vm1
+    cdef uint64_t a, x, ob, vm0, vm1
     cdef uint64_t word[4]
     cdef uint64_t aword[4]
+    cdef uint64_t oword[4]
     cdef lanes4 fv[MAXPAT * MAXH * MAXCHUNK]    # [pattern, orientation row i, chunk]: lane l of
     cdef lanes4 av[MAXPAT * MAXH * MAXCHUNK]    # chunk v packs rows per * (4 v + l) + i onwards
     cdef lanes4 lv[MAXPAT * MAXH * MAXCHUNK]
@@ -371,7 +372,7 @@ cdef int scan(const State* s, int k, move_t* out, int stop_at_first, uint32_t pi
         for h in range(1, MAXH + 1):
             rm[h] &= lm
             lm |= lr >> h
-    chunk_rows = ((<uint32_t>1) << (4 * per)) - 1 if 4 * per < 32 else 0xFFFFFFFF
+    chunk_rows = ((<uint32_t>1) << (4 * per)) - 1   # anchor rows of one chunk (per <= 4)
     for h in range(1, MAXH + 1):
         rm[h] &= ((<uint32_t>1) << (H - h + 1)) - 1 if H >= h else 0
         cm[h] = 0
@@ -392,23 +393,19 @@ cdef int scan(const State* s, int k, move_t* out, int stop_at_first, uint32_t pi
                 r = per * (4 * v + l) + i
                 x = 0
                 a = 0
+                ob = 0
                 for j in range(per):
                     if r + j < H:
                         x |= cs.free[r + j] << (j * W)
                         a |= cs.attach[r + j] << (j * W)
+                        if only != NULL:   # packed like the attach cells: "some cell in only"
+                            ob |= only[r + j] << (j * W)
                 word[l] = x
                 aword[l] = a
+                oword[l] = ob
             fv[i * MAXCHUNK + v] = lanes_set(word[0], word[1], word[2], word[3])
             av[i * MAXCHUNK + v] = lanes_set(aword[0], aword[1], aword[2], aword[3])
-            if only != NULL:   # packed like the attach cells: "some cell of this row shape in only"
-                for l in range(4):
-                    r = per * (4 * v + l) + i
-                    x = 0
-                    for j in range(per):
-                        if r + j < H:
-                            x |= only[r + j] << (j * W)
-                    word[l] = x
-                lv[i * MAXCHUNK + v] = lanes_set(word[0], word[1], word[2], word[3])
+            lv[i * MAXCHUNK + v] = lanes_set(oword[0], oword[1], oword[2], oword[3])
         for p in range(1, T.n_pat):
             sh = T.pat_shift[p]
             for i in range(MAXH):
