@@ -1513,6 +1513,10 @@ cdef extern from *:
     static inline int64_t fetch_add(int64_t *p, int64_t v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
     static inline void store_seq_cst(int32_t *p, int32_t v) { __atomic_store_n(p, v, __ATOMIC_SEQ_CST); }
     static inline void fence_seq_cst(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+    /* GCC counts a prefetch as no effect at all and drops a call of a small function that
+       only prefetches (``lgr_prefetch``); the empty volatile asm using the address keeps it */
+    #define prefetch(p) do { const void *prefetch_at_ = (p); __builtin_prefetch(prefetch_at_); \
+                             __asm__ volatile("" :: "r"(prefetch_at_)); } while (0)
     static inline void add_float(float *p, float v) {
         /* p += v as one indivisible step: a compare-and-swap loop on the float's bits */
         uint32_t old = __atomic_load_n((uint32_t *)p, __ATOMIC_RELAXED), new_bits;
@@ -1540,6 +1544,8 @@ cdef extern from *:
     void fence_seq_cst() noexcept nogil
     # ``p[0] += v`` that no other thread's update can come between: shared trees' statistics
     void add_float(float* p, float v) noexcept nogil
+    # a hint to start loading ``p``'s cache line: a table the next step will read
+    void prefetch(const void* p) noexcept nogil
 
 cdef extern from "<sched.h>" nogil:
     int sched_yield()
@@ -1715,6 +1721,15 @@ cdef inline int32_t* lgr2_slot(Search* t, int k, int last, int second) noexcept 
                                     & (LGR2_SIZE - 1))]
 
 
+cdef inline void lgr_prefetch(Search* t, const Worker* w, int k, int last) noexcept nogil:
+    """Start loading colour k's replies to ``last`` following the worker's last placement (the
+    slots ``lgr_reply`` reads once ``last`` is played): the tables are large and read at
+    random, so their lines are mostly out of the cache."""
+    if w.n_seq >= 1:
+        prefetch(lgr2_slot(t, k, last, w.seq_code[w.n_seq - 1]))
+    prefetch(&t.lgr1[k * t.codespace + last])
+
+
 cdef int lgr_reply(Search* t, const Worker* w, const State* s, int k) noexcept nogil:
     """Colour k's last good reply to the simulation's last two placements if it is legal
     here, else to the last one if that is legal, else -1 (LGRF-2: Baier and Drake, *The Power
@@ -1848,21 +1863,26 @@ cdef int cmp_desc(const void* a, const void* b) noexcept nogil:
 
 
 cdef void sort_best(int64_t* keys, int n, int m) noexcept nogil:
-    """Put the ``m`` largest of ``keys[:n]`` first, in descending order (selection when few are
-    wanted, which is the common case of a fresh node; a full sort otherwise)."""
-    cdef int i, j, b
+    """Put the ``m`` largest of ``keys[:n]`` (all different) first, in descending order (the rest
+    in any order): one pass keeping the best so far in order when few are wanted, which is the
+    common case of a fresh node; a full sort otherwise."""
+    cdef int i, j
     cdef int64_t x
     if m >= n or m * 8 > n:
         qsort(keys, n, sizeof(int64_t), cmp_desc)
         return
-    for i in range(m):
-        b = i
-        for j in range(i + 1, n):
-            if keys[j] > keys[b]:
-                b = j
+    if m <= 0:
+        return
+    qsort(keys, m, sizeof(int64_t), cmp_desc)
+    for i in range(m, n):
         x = keys[i]
-        keys[i] = keys[b]
-        keys[b] = x
+        if x > keys[m - 1]:   # joins the best: insert it in order, the least of them leaves
+            keys[i] = keys[m - 1]
+            j = m - 1
+            while j > 0 and keys[j - 1] < x:
+                keys[j] = keys[j - 1]
+                j -= 1
+            keys[j] = x
 
 
 cdef inline int open_count(const SearchParams* sp, const Node* nd) noexcept nogil:
@@ -2519,6 +2539,8 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
                 s.c[k].out = 1
                 s.n_out += 1
             else:
+                if sp.lgr:   # most often the next colour's reply is looked up next
+                    lgr_prefetch(t, w, (k + 1) % s.n_colours, m)
                 amaf_mark(t, w, k, m, ply)
                 seq_add(w, k, m, cfg.side_of[mover_of(cfg, &s, k)])
                 ply += 1
