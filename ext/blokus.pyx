@@ -308,12 +308,15 @@ cdef inline int opp_clear(const State* s, int k, int o, int r, int c) noexcept n
 
 
 cdef int scan(const State* s, int k, move_t* out, int stop_at_first, uint32_t pieces=0xFFFFFFFF,
-              const uint64_t* only=NULL) noexcept nogil:
+              const uint64_t* only=NULL, int32_t* ends=NULL) noexcept nogil:
     """Legal placements of colour k written to ``out`` (their number); with ``stop_at_first``
     only whether there is one (0 or 1, nothing written).  Only pieces in the bit mask ``pieces``
     are tried, and with ``only`` (a cell mask per board row) only placements covering one of
     its cells are listed: the playouts ask for the moves near the opponents' last moves this
-    way, which is much cheaper than listing all moves and filtering them.
+    way, which is much cheaper than listing all moves and filtering them.  With ``ends``, entry
+    p gets the end of piece p's moves in ``out`` for every piece tried (those of ``pieces``
+    colour k has left; they start where the previous such piece's end): ``size_pick`` draws
+    by piece size from these blocks without looking at the moves.
 
     Rows are packed ``per`` to a 64-bit word with stride ``width`` (3 rows of 20, 4 of 14), so
     one shift-and-AND tests ``per`` anchor rows at once (a *group*: anchor rows ``per * g`` ..
@@ -517,6 +520,8 @@ cdef int scan(const State* s, int k, move_t* out, int stop_at_first, uint32_t pi
                     else:
                         w += nb
             o += 1
+        if ends != NULL:
+            ends[p] = <int32_t>(w - out)
     return <int>(w - out)
 
 
@@ -2281,29 +2286,18 @@ cdef int opening_min_size(const State* s, const int32_t* rounds) noexcept nogil:
 
 cdef int local_pick(const State* s, int base, int cap, const move_t* moves, int n,
                     const uint64_t* loc, const uint64_t* mine, int lo, int hi, Rng* rng) noexcept nogil:
-    """Index of one of the moves with the highest ``local_score`` (``loc`` NULL: all score 0;
-    with ``cap`` > 0 a score above ``cap`` counts as ``cap``, so among moves answering the
-    opponents that much the piece size decides, as in Pentobi's playout weights), drawn with
-    weight ``base`` ** piece size, so big pieces come first among equals."""
+    """Index of one of the moves with the highest ``local_score`` (with ``cap`` > 0 a score
+    above ``cap`` counts as ``cap``, so among moves answering the opponents that much the piece
+    size decides, as in Pentobi's playout weights), drawn with weight ``base`` ** piece size,
+    so big pieces come first among equals (``size_pick`` when no move is local)."""
     cdef const PieceTables* T = tables(s)
     cdef int i, sz, best_score = 0
     cdef uint8_t score[MAXLIST]
-    cdef uint8_t size[MAXLIST]
     cdef uint64_t power[MAXCELLS + 1]
     cdef uint64_t total = 0, draw
     power[0] = 1
     for i in range(1, MAXCELLS + 1):
         power[i] = power[i - 1] * <uint64_t>base
-    if loc == NULL:
-        for i in range(n):
-            size[i] = <uint8_t>T.o_ncells[orientation_of(s, moves[i])]
-            total += power[size[i]]
-        draw = rng_next(rng) % total
-        for i in range(n):
-            if draw < power[size[i]]:
-                return i
-            draw -= power[size[i]]
-        return n - 1
     for i in range(n):
         score[i] = <uint8_t>local_score(s, moves[i], loc, mine, lo, hi)
         if cap > 0 and score[i] > cap:
@@ -2321,6 +2315,37 @@ cdef int local_pick(const State* s, int base, int cap, const move_t* moves, int 
                 return i
             draw -= power[sz]
     return n - 1
+
+
+cdef int size_pick(const State* s, uint32_t tried, const int32_t* ends, int base, Rng* rng) noexcept nogil:
+    """``local_pick`` without local cells, from the blocks of moves ``scan`` listed per piece
+    (``ends``; ``tried``: the pieces it tried, at least one move in all): the same index for
+    the same draw, in a step per piece instead of two per move."""
+    cdef const PieceTables* T = tables(s)
+    cdef uint64_t power[MAXCELLS + 1]
+    cdef uint64_t total = 0, draw, weight
+    cdef uint32_t left = tried
+    cdef int i, p, start = 0
+    power[0] = 1
+    for i in range(1, MAXCELLS + 1):
+        power[i] = power[i - 1] * <uint64_t>base
+    while left:
+        p = ctz64(left)
+        left &= left - 1
+        total += <uint64_t>(ends[p] - start) * power[T.p_size[p]]
+        start = ends[p]
+    draw = rng_next(rng) % total
+    left = tried
+    start = 0
+    while left:
+        p = ctz64(left)
+        left &= left - 1
+        weight = <uint64_t>(ends[p] - start) * power[T.p_size[p]]
+        if draw < weight:
+            return start + <int>(draw // power[T.p_size[p]])
+        draw -= weight
+        start = ends[p]
+    return start - 1
 
 
 cdef inline uint32_t pieces_of_size(const State* s, int size) noexcept nogil:
@@ -2367,13 +2392,15 @@ cdef int local_move(const State* s, int k, uint32_t others, int base, int cap, c
                     int cramped, move_t* moves, Rng* rng, int64_t* listed) noexcept nogil:
     """The ``local`` playout policy's move for colour k (-1: it has none): a move answering the
     opponents' (bit mask ``others``) last placements (``local_planes``) with the highest
-    ``local_score``, among the pieces ``opening_min_size`` allows, drawn by ``local_pick``.
+    ``local_score``, among the pieces ``opening_min_size`` allows, drawn by ``local_pick`` (by
+    ``size_pick`` when no move is local).
     The moves are listed in steps, cheapest first -- the allowed pieces covering local cells
     (skipped when ``can_reach`` says none can), the allowed pieces anywhere, then the same for
     every piece -- and the first step that finds any decides: the same choice as scoring every
     legal move, at a fraction of the cost."""
     cdef uint64_t loc[MAXROWS]
     cdef uint64_t mine[MAXROWS]
+    cdef int32_t ends[MAXPIECES]
     cdef int lo, hi, n, i, step, min_size = opening_min_size(s, rounds)
     cdef int any_local = local_planes(s, k, others, loc, mine, &lo, &hi)
     cdef uint32_t every = ~(<uint32_t>0), pieces = every
@@ -2390,11 +2417,14 @@ cdef int local_move(const State* s, int k, uint32_t others, int base, int cap, c
             if not any_local or not can_reach(s, k, loc, lo, hi, largest_left(s, k, pieces) - 1):
                 continue
             n = scan(s, k, moves, 0, pieces, loc)
+            if n > 0:
+                i = local_pick(s, base, cap, moves, n, loc, mine, lo, hi, rng)
         else:
-            n = scan(s, k, moves, 0, pieces, NULL)
+            n = scan(s, k, moves, 0, pieces, NULL, ends)
+            if n > 0:
+                i = size_pick(s, s.c[k].left & pieces, ends, base, rng)
         if n > 0:
             listed[0] += n
-            i = local_pick(s, base, cap, moves, n, loc if step % 2 == 0 else NULL, mine, lo, hi, rng)
             return moves[i]
     return -1
 
