@@ -1209,6 +1209,8 @@ EVAL_FEATURES = (
     "new_attach_4",
     "corner_own_attach",  # corner cells of the move that were already own attach cells
 )
+# the first MAXCELLS features are one-hot piece sizes (``learned_eval`` counts on it)
+assert len(EVAL_FEATURES) == NFEAT and EVAL_FEATURES[:MAXCELLS] == tuple(f"size{i + 1}" for i in range(MAXCELLS))
 
 
 cdef struct EvalCtx:
@@ -1352,12 +1354,15 @@ cdef void move_features(const State* s, int k, int code, const EvalCtx* e,
 
 cdef inline double learned_eval(const double* w, const State* s, int k, int code,
                                 const EvalCtx* e) noexcept nogil:
-    """Weighted sum of the move's features, plus its piece's own weight."""
+    """Weighted sum of the move's features, plus its piece's own weight.  Of the one-hot size
+    features only the piece's own is 1 (the others add exactly nothing), so the sum starts
+    with its weight and goes on in feature order after them: the same sum, term for term."""
     cdef int32_t f[NFEAT]
-    cdef double v = w[NFEAT + tables(s).o_piece[orientation_of(s, code)]]
+    cdef int o = orientation_of(s, code)
+    cdef double v = w[NFEAT + tables(s).o_piece[o]] + w[tables(s).o_ncells[o] - 1]
     cdef int i
     move_features(s, k, code, e, f)
-    for i in range(NFEAT):
+    for i in range(MAXCELLS, NFEAT):
         v += w[i] * f[i]
     return v
 
