@@ -13,6 +13,7 @@ from solver.blokus.book import (
     book_key,
     build,
     main,
+    map_cells,
     opening_positions,
     position_key,
     second_replies,
@@ -120,6 +121,27 @@ def test_a_build_is_the_same_whatever_the_workers(tmp_path):
     path = tmp_path / "book.json"
     one.save(path)
     assert OpeningBook.load(path).entries == one.entries
+
+
+def test_extending_a_book_keeps_its_first_move_and_every_entry():
+    """A base book whose first move is not the one the search now prefers (and with an entry
+    outside the planned positions) is extended without changing or dropping anything: the
+    positions after its own first move are the ones searched."""
+    start = Game("duo")
+    chosen = build("duo", 3, seed=5, limit=1).lookup(start)
+    other = next(m for m in start.legal_moves() if len(m.cells) == 5 and m != chosen)
+    odd = Game("duo")
+    odd.play(start.legal_moves()[0])         # after a one-cell first move: no build plans it
+    odd_key, odd_view = book_key(odd)
+    base = OpeningBook("duo", {
+        book_key(start)[0]: map_cells(start, start.move_text(other), book_key(start)[1]),
+        odd_key: map_cells(odd, odd.move_text(odd.legal_moves()[0]), odd_view),
+    }, {"playouts": 3, "seed": 5})
+    grown = build("duo", 3, seed=5, base=base)
+    assert grown.lookup(start) == other
+    assert grown.entries[odd_key] == base.entries[odd_key]
+    # the first colour's second move is planned after the base's first move, not the search's
+    assert all(book_key(g)[0] in grown.entries for g in opening_positions("duo", other))
 
 
 @pytest.mark.parametrize("content", ["", "{", "[]", json.dumps({"variant": "duo"})])

@@ -233,8 +233,10 @@ def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: i
     moves the search liked best (a mirror image of one before it adds nothing).  A position
     whose mirror image (``book_key``) is in the book already is not searched again.  Every
     position has its own seed (by its place in that order), so the same arguments give the
-    same book whatever ``workers``; entries of ``base`` (a book built with the same playouts
-    and seed) are taken over instead of searched again."""
+    same book whatever ``workers``.  Entries of ``base`` (a book built with the same playouts
+    and seed) are taken over instead of searched again, and all of them stay: extending a book
+    keeps its first move, whatever the search now likes best (the ranking of the first moves,
+    which picks the lines, is the search's), and adds lines without dropping any."""
     from concurrent.futures import ProcessPoolExecutor
 
     _check_two_colours(variant)
@@ -249,8 +251,12 @@ def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: i
     start = Game(variant)
     first_text, ranked = _book_move((variant, [], playouts, seed))
     key, view = book_key(start)
-    entries[key] = map_cells(start, first_text, view)
-    first = start.move_from_cells(first_text, start.to_play)
+    if key in known:    # extending a book keeps its first move (and so the lines that follow it)
+        entries[key] = known[key]
+        first = OpeningBook(variant, {key: known[key]}).lookup(start)
+    else:
+        entries[key] = map_cells(start, first_text, view)
+        first = start.move_from_cells(first_text, start.to_play)
 
     def search(positions: list[Game], offset: int, pool) -> None:
         keys, tasks = [], []
@@ -288,6 +294,8 @@ def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: i
             replies = second_replies(variant, b, after.move_text(reply))
             search(replies, offset, pool)
             offset += len(replies)
+    for key, text in known.items():   # what the base holds beyond these lines stays
+        entries.setdefault(key, text)
     return OpeningBook(variant, entries, about)
 
 
