@@ -314,9 +314,9 @@ cdef int scan(const State* s, int k, move_t* out, int stop_at_first, uint32_t pi
     are tried, and with ``only`` (a cell mask per board row) only placements covering one of
     its cells are listed: the playouts ask for the moves near the opponents' last moves this
     way, which is much cheaper than listing all moves and filtering them.  With ``ends``, entry
-    p gets the end of piece p's moves in ``out`` for every piece tried (those of ``pieces``
-    colour k has left; they start where the previous such piece's end): ``size_pick`` draws
-    by piece size from these blocks without looking at the moves.
+    p gets the end of piece p's block of moves in ``out`` for every piece tried (the pieces of
+    ``pieces`` colour k has left, in ascending order; each block starts where the previous one
+    ends): ``size_pick`` draws by piece size from these blocks without looking at the moves.
 
     Rows are packed ``per`` to a 64-bit word with stride ``width`` (3 rows of 20, 4 of 14), so
     one shift-and-AND tests ``per`` anchor rows at once (a *group*: anchor rows ``per * g`` ..
