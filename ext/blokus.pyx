@@ -2289,6 +2289,15 @@ cdef int opening_min_size(const State* s, const int32_t* rounds) noexcept nogil:
     return tables(s).max_size - drop
 
 
+cdef inline void size_weights(int base, uint64_t* power) noexcept nogil:
+    """``power[i]`` = ``base`` ** i for i = 0 .. MAXCELLS: the playouts' weight of a piece of i
+    cells (``local_pick``, ``size_pick``)."""
+    cdef int i
+    power[0] = 1
+    for i in range(1, MAXCELLS + 1):
+        power[i] = power[i - 1] * <uint64_t>base
+
+
 cdef int local_pick(const State* s, int base, int cap, const move_t* moves, int n,
                     const uint64_t* loc, const uint64_t* mine, int lo, int hi, Rng* rng) noexcept nogil:
     """Index of one of the moves with the highest ``local_score`` (with ``cap`` > 0 a score
@@ -2300,9 +2309,7 @@ cdef int local_pick(const State* s, int base, int cap, const move_t* moves, int 
     cdef uint8_t score[MAXLIST]
     cdef uint64_t power[MAXCELLS + 1]
     cdef uint64_t total = 0, draw
-    power[0] = 1
-    for i in range(1, MAXCELLS + 1):
-        power[i] = power[i - 1] * <uint64_t>base
+    size_weights(base, power)
     for i in range(n):
         score[i] = <uint8_t>local_score(s, moves[i], loc, mine, lo, hi)
         if cap > 0 and score[i] > cap:
@@ -2330,10 +2337,8 @@ cdef int size_pick(const State* s, uint32_t tried, const int32_t* ends, int base
     cdef uint64_t power[MAXCELLS + 1]
     cdef uint64_t total = 0, draw, weight
     cdef uint32_t left = tried
-    cdef int i, p, start = 0
-    power[0] = 1
-    for i in range(1, MAXCELLS + 1):
-        power[i] = power[i - 1] * <uint64_t>base
+    cdef int p, start = 0
+    size_weights(base, power)
     while left:
         p = ctz64(left)
         left &= left - 1
