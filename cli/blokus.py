@@ -178,7 +178,8 @@ time_option = click.option("--time", "seconds", type=click.FloatRange(0.001, 360
                            help="Seconds per move for mcts (instead of its playout budget); gtp and "
                                 "match: the mean per move over a game (time a book move saves goes "
                                 "to the next moves, and so do three quarters of classic-2's opening "
-                                "moves' time: mcts keys open_moves, open_share).")
+                                "moves' time: mcts keys open_moves, open_share; Duo grants the early "
+                                "middle game more and the endgame less: time_power, time_end).")
 book_option = click.option("--book/--no-book", default=True, show_default=True,
                            help="mcts: play the variant's opening book moves where it has them (Duo).")
 threads_option = click.option("--threads", type=click.IntRange(1, MAX_THREADS), default=1, show_default=True,

@@ -22,9 +22,11 @@ from solver.blokus.players import (
     SEARCH_PARAMS,
     STRATEGY_NAMES,
     MctsPlayer,
+    TimeBank,
     _tables,
     choose_move,
     parse_strategy,
+    time_share,
 )
 from solver.blokus.selfplay import SelfPlay
 from solver.blokus.variants import VARIANTS, variant_by_name
@@ -250,7 +252,9 @@ def test_the_opening_searches_get_their_share_of_the_time_and_the_bank_the_rest(
 
         def spy(game, k, s, real=real, p=p, got=got):
             bank = p._banks[game.player_of_colour(k)]
-            got.append((len(game.moves), s.seconds, bank.budget()))
+            share = time_share(p.strategy.time_params(game.variant),
+                               len(game.position.pieces_left(k)) / len(game.pieces.pieces))
+            got.append((len(game.moves), s.seconds, bank.budget(share)))
             return real(game, k, s)
 
         monkeypatch.setattr(p, "_genmove", spy)
@@ -264,6 +268,62 @@ def test_the_opening_searches_get_their_share_of_the_time_and_the_bank_the_rest(
                 assert seconds == banked
         if share < 1.0:   # the time the opening left over reaches the searches after it
             assert max(banked for placed, _, banked in got if placed >= opening) > 0.02
+
+
+@pytest.mark.parametrize("power", [0.5, 1.0, 3.0, 5.0])
+@pytest.mark.parametrize("end", [0.0, 0.3, 0.6])
+def test_a_time_schedule_averages_the_mean_time_over_a_game(power, end):
+    """``time_power``/``time_end``: the shares of the mean time per move fall with the pieces
+    left as ``left ** time_power`` and average 1 over a game played until ``time_end`` of the
+    pieces are left (midpoint rule over 20,000 steps, not the closed form)."""
+    spread = {"time_power": power, "time_end": end}
+    steps = 20_000
+    lefts = [end + (1 - end) * (i + 0.5) / steps for i in range(steps)]
+    shares = [time_share(spread, left) for left in lefts]
+    assert sum(shares) / steps == pytest.approx(1.0, abs=1e-6)
+    assert all(a < b for a, b in zip(shares, shares[1:]))
+    assert time_share({"time_power": 0.0, "time_end": end}, 0.4) == 1.0
+
+
+def test_the_time_bank_grants_each_move_its_share():
+    """A move granted ``share`` x the mean time gets that much plus a quarter of what earlier
+    moves left (or minus a quarter of what they overspent, down to a quarter of its grant)."""
+    bank = TimeBank(0.01)
+    assert bank.budget(2.0) == pytest.approx(0.02)
+    bank.record(0.0, 2.0)                            # a book move saves its 0.02 s
+    assert bank.budget(0.5) == pytest.approx(0.005 + 0.005)
+    bank.record(0.06, 0.5)                           # 0.055 s overspent in all
+    assert bank.budget(1.0) == pytest.approx(0.0025)  # the floor: a quarter of the grant
+    assert bank.granted == pytest.approx(0.025) and bank.spent == pytest.approx(0.06)
+
+
+def test_a_time_schedule_gives_the_early_searches_more_of_the_clock(monkeypatch):
+    """With ``time_power`` each search's budget is the bank's for the share its colour's pieces
+    left give it: more while most pieces are still to place, less near the end."""
+    g = Game("duo")
+    p = MctsPlayer(g.variant, "mcts:time_power=3", seed=1, book=False, bank_time=True)
+    spread = p.strategy.time_params(g.variant)
+    got = []
+    real = p._genmove
+
+    def spy(game, k, s):
+        share = time_share(spread, len(game.position.pieces_left(k)) / len(game.pieces.pieces))
+        got.append((share, s.seconds, p._banks[game.player_of_colour(k)].budget(share)))
+        return real(game, k, s)
+
+    monkeypatch.setattr(p, "_genmove", spy)
+    while len(g.moves) < 8:
+        move, _, _ = p.genmove(g, seconds=0.01)
+        g.play(move)
+    first_share, first_seconds, _ = got[0]
+    assert first_share == pytest.approx(time_share(spread, 1.0)) and first_share > 2
+    assert first_seconds == pytest.approx(0.01 * first_share)   # the bank is empty at the start
+    for share, seconds, banked in got:
+        assert seconds == banked
+    shares = [share for share, _, _ in got]
+    assert shares[0] == shares[1] > shares[2] == shares[3] > shares[4]   # two colours, one piece each
+    bank = p._banks[0]
+    assert bank.granted == pytest.approx(0.01 * sum(shares[0::2]))
 
 
 def test_pondering_searches_on_while_the_opponent_thinks():

@@ -55,12 +55,16 @@ SEARCH_LIMITS: dict[str, tuple[float, float]] = {
 }
 #: how a time budget is spread over a game -- the player's, not the engine's (``TimeBank``):
 #: while fewer than ``open_moves`` placements are on the board a search gets ``open_share`` of
-#: the mean time per move, and the bank hands what it leaves to the later moves
-TIME_PARAMS: dict[str, float] = {"open_moves": 0.0, "open_share": 1.0}
-TIME_LIMITS: dict[str, tuple[float, float]] = {"open_moves": (0, 100), "open_share": (0.01, 1.0)}
+#: the mean time per move, and the bank hands what it leaves to the later moves; with
+#: ``time_power`` each move is granted a share of it that falls with its colour's pieces left
+#: (``time_share``), much as a fixed number of simulations (Pentobi's levels) spends its time
+TIME_PARAMS: dict[str, float] = {"open_moves": 0.0, "open_share": 1.0, "time_power": 0.0, "time_end": 0.3}
+TIME_LIMITS: dict[str, tuple[float, float]] = {"open_moves": (0, 100), "open_share": (0.01, 1.0),
+                                               "time_power": (0.0, 8.0), "time_end": (0.0, 0.95)}
 #: mcts defaults that differ by variant (measured there; every other variant uses SEARCH_PARAMS
 #: and TIME_PARAMS)
 VARIANT_DEFAULTS: dict[str, dict[str, float]] = {
+    "duo": {"time_power": 3.0},
     "classic-2": {"centre_moves": 12.0, "connect_moves": 14.0,
                   "big_rounds": 3.0, "big1_rounds": 5.0, "big2_rounds": 7.0,
                   "open_moves": 12.0, "open_share": 0.25},
@@ -236,6 +240,21 @@ class Candidate:
     rave_value: float
 
 
+def time_share(spread: dict[str, float], left: float) -> float:
+    """The share of the mean time per move granted to a move whose colour still has ``left`` of
+    its pieces to place: c x left ** ``time_power``, c such that the shares average 1 over a game
+    whose colours place pieces until ``time_end`` of them are left (1 with ``time_power`` 0).
+
+    >>> round(time_share({"time_power": 2.0, "time_end": 0.0}, 1.0), 3)
+    3.0
+    """
+    k, end = spread["time_power"], spread["time_end"]
+    if k == 0:
+        return 1.0
+    mean = (1 - end ** (k + 1)) / ((k + 1) * (1 - end))
+    return left ** k / mean
+
+
 @dataclass
 class TimeBank:
     """A mean time per move over one game, like a clock: every move is granted ``seconds``, and
@@ -255,13 +274,14 @@ class TimeBank:
     granted: float = 0.0
     spent: float = 0.0
 
-    def budget(self) -> float:
-        """Seconds for the next search."""
-        return max(self.seconds / 4, self.seconds + (self.granted - self.spent) / 4)
+    def budget(self, share: float = 1.0) -> float:
+        """Seconds for the next search, whose grant is ``share`` x the mean time per move."""
+        grant = self.seconds * share
+        return max(grant / 4, grant + (self.granted - self.spent) / 4)
 
-    def record(self, used: float) -> None:
-        """One move was made in ``used`` seconds."""
-        self.granted += self.seconds
+    def record(self, used: float, share: float = 1.0) -> None:
+        """One move, granted ``share`` x the mean time per move, was made in ``used`` seconds."""
+        self.granted += self.seconds * share
         self.spent += used
 
 
@@ -398,15 +418,16 @@ class MctsPlayer:
         bank = self._banks.get(p)
         if bank is None or bank.seconds != s.seconds:
             bank = self._banks[p] = TimeBank(s.seconds)
-        budget = bank.budget()
         spread = s.time_params(self.variant)
+        share = time_share(spread, len(game.position.pieces_left(k)) / len(game.pieces.pieces))
+        budget = bank.budget(share)
         if len(game.setup) + len(game.moves) < spread["open_moves"]:
             budget = s.seconds * spread["open_share"]   # the bank keeps the rest for later moves
         started = time.perf_counter()
         try:
             return self._genmove(game, k, replace(s, seconds=budget))
         finally:
-            bank.record(time.perf_counter() - started)
+            bank.record(time.perf_counter() - started, share)
 
     def _genmove(self, game: Game, k: int, s: Strategy) -> tuple[Move | None, list[Candidate], dict]:
         codes = game.legal_codes(k)
