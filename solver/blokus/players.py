@@ -257,10 +257,11 @@ def time_share(spread: dict[str, float], left: float) -> float:
 
 @dataclass
 class TimeBank:
-    """A mean time per move over one game, like a clock: every move is granted ``seconds``, and
-    a quarter of what earlier moves left unused (book moves, forced moves) is added to the next
-    search, so the time the opening book saves goes to the moves after it; time overspent (the
-    work around a search) is taken back the same way, down to a quarter of ``seconds``.
+    """A mean time per move over one game, like a clock: every move is granted ``seconds`` (or
+    its ``share`` of them, ``time_share``), and a quarter of what earlier moves left unused (book
+    moves, forced moves) is added to the next search, so the time the opening book saves goes to
+    the moves after it; time overspent (the work around a search) is taken back the same way,
+    down to a quarter of the grant.
 
     >>> bank = TimeBank(0.01)
     >>> bank.budget()
