@@ -281,7 +281,7 @@ def test_a_time_schedule_averages_the_mean_time_over_a_game(power, end):
     lefts = [end + (1 - end) * (i + 0.5) / steps for i in range(steps)]
     shares = [time_share(spread, left) for left in lefts]
     assert sum(shares) / steps == pytest.approx(1.0, abs=1e-6)
-    assert all(a < b for a, b in zip(shares, shares[1:]))
+    assert all(a < b for a, b in zip(shares, shares[1:], strict=False))
     assert time_share({"time_power": 0.0, "time_end": end}, 0.4) == 1.0
 
 
@@ -318,7 +318,7 @@ def test_a_time_schedule_gives_the_early_searches_more_of_the_clock(monkeypatch)
     first_share, first_seconds, _ = got[0]
     assert first_share == pytest.approx(time_share(spread, 1.0)) and first_share > 2
     assert first_seconds == pytest.approx(0.01 * first_share)   # the bank is empty at the start
-    for share, seconds, banked in got:
+    for _, seconds, banked in got:
         assert seconds == banked
     shares = [share for share, _, _ in got]
     assert shares[0] == shares[1] > shares[2] == shares[3] > shares[4]   # two colours, one piece each
