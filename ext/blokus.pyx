@@ -74,7 +74,7 @@ DEF MAXHEIGHT = 24
 DEF MAXCHUNK = (MAXHEIGHT + 3) // 4   # scan's lanes4 chunks: four groups of at least one row each
 
 DEF MAXPLIES = 128
-DEF NFEAT = 16         # move evaluation features (EVAL_FEATURES)
+DEF NFEAT = 18         # move evaluation features (EVAL_FEATURES)
 DEF MAXPARAMS = 48     # room for the mcts parameters (SEARCH_PARAMS, checked at import)
 DEF EVEN_COLS = 0x5555555555555555
 
@@ -1208,6 +1208,9 @@ EVAL_FEATURES = (
     "new_attach_3",
     "new_attach_4",
     "corner_own_attach",  # corner cells of the move that were already own attach cells
+    "partner_touch",    # cells of the halo a partner colour covers (a colour of the mover's own
+                        #   side, as classic-2's blue and red: the move joins its two colours)
+    "partner_attach",   # cells covered that are a partner colour's attach cell (taken from it)
 )
 # the first MAXCELLS features are one-hot piece sizes (``learned_eval`` counts on it)
 assert len(EVAL_FEATURES) == NFEAT and EVAL_FEATURES[:MAXCELLS] == tuple(f"size{i + 1}" for i in range(MAXCELLS))
@@ -1219,6 +1222,9 @@ cdef struct EvalCtx:
     uint64_t ge2[MAXROWS]        # cells with at least 2, 3, 4 edge neighbours free for the mover
     uint64_t ge3[MAXROWS]
     uint64_t ge4[MAXROWS]
+    uint64_t partner_own[MAXROWS]     # cells the partner colours cover ...
+    uint64_t partner_attach[MAXROWS]  # ... and their attach cells
+    int32_t partners                  # 0: the mover has no partner colour (the two planes unused)
 
 
 cdef inline uint64_t shift_cols(uint64_t v, int dx) noexcept nogil:
@@ -1300,14 +1306,23 @@ cdef void neighbour_counts_rows(const State* s, const uint64_t* src, uint64_t* g
 
 
 cdef void eval_ctx_init(const State* s, int k, uint32_t others, EvalCtx* e) noexcept nogil:
-    """The per-position planes ``move_features`` reads, for colour k against ``others``."""
+    """The per-position planes ``move_features`` reads, for colour k against ``others`` (every
+    other colour is k's partner)."""
     cdef uint64_t dil[MAXROWS]
     cdef int y, j
+    cdef uint32_t partners = (((<uint32_t>1) << s.n_colours) - 1) & ~others & ~((<uint32_t>1) << k)
     neighbour_counts(s, s.c[k].free, NULL, e.ge2, e.ge3, e.ge4)
     for y in range(s.height):
         e.hot[y] = 0
         e.opp_attach[y] = 0
+        e.partner_own[y] = 0
+        e.partner_attach[y] = 0
+    e.partners = partners != 0
     for j in range(s.n_colours):
+        if (partners >> j) & 1:
+            for y in range(s.height):
+                e.partner_own[y] |= s.c[j].own[y]
+                e.partner_attach[y] |= s.c[j].attach[y]
         if not (others >> j) & 1:
             continue
         neighbour_counts(s, s.c[j].attach, dil, NULL, NULL, NULL)
@@ -1331,6 +1346,8 @@ cdef void move_features(const State* s, int k, int code, const EvalCtx* e,
         m = T.o_rows[o][i] << c
         out[6] += popcount64(m & e.hot[r + i])
         out[7] += popcount64(m & e.opp_attach[r + i])
+        if e.partners:
+            out[17] += popcount64(m & e.partner_attach[r + i])
     for i in range(h + 2):
         row = r - 1 + i
         if row < 0 or row >= s.height:
@@ -1342,6 +1359,8 @@ cdef void move_features(const State* s, int k, int code, const EvalCtx* e,
         out[8] += popcount64(ring & cs.attach[row])
         out[9] += popcount64(ring & cs.free[row] & ~cs.attach[row])
         out[10] += popcount64(ring & s.board[row] & ~cs.free[row])
+        if e.partners:
+            out[16] += popcount64(ring & e.partner_own[row])
         fr = cs.free[row] & ~halo
         dg = shifted(T.o_diag[o][i], c) & fr
         new = dg & ~cs.attach[row]

@@ -44,7 +44,7 @@ def move_features(b: Board, colour: int, cells: Iterable[Cell], opponents: Itera
     """``EVAL_FEATURES`` of colour ``colour`` covering ``cells`` (legal), against ``opponents``."""
     cells = set(map(tuple, cells))
     opponents = list(opponents)
-    f = [0] * 16
+    f = [0] * 18
     f[len(cells) - 1] = 1                                     # size1 .. size6
     opp_corner: set[Cell] = set()
     hot: set[Cell] = set()
@@ -71,6 +71,9 @@ def move_features(b: Board, colour: int, cells: Iterable[Cell], opponents: Itera
     f[13] = sum(1 for c in new if open_sides(c) >= 3)         # new_attach_3
     f[14] = sum(1 for c in new if open_sides(c) >= 4)         # new_attach_4
     f[15] = len(diagonal & corner)                            # corner_own_attach
+    partners = set(range(len(b.started))) - set(opponents) - {colour}   # the mover's other colours
+    f[16] = len({n for n in halo if b.occupied.get(n) in partners})     # partner_touch
+    f[17] = len(cells & set().union(*(b.corner_cells(j) for j in partners)))  # partner_attach
     return f
 
 

@@ -61,6 +61,24 @@ def test_move_features_match_the_reference(variant):
     assert checked > 100
 
 
+@pytest.mark.parametrize("variant", ["classic-2", "duo"])
+def test_partner_features_count_only_where_a_side_has_two_colours(variant):
+    """classic-2's blue and red are partners: their moves touch and take each other's cells in
+    some positions; Duo's two colours never are (the features stay 0)."""
+    index = [evaluation.FEATURES.index("partner_touch"), evaluation.FEATURES.index("partner_attach")]
+    totals = np.zeros(2, dtype=np.int64)
+    for seed in range(6):
+        game, rnd = Game(variant), random.Random(seed)
+        while len(game.moves) < 12 * game.variant.n_colours and not game.is_over:   # late: colours meet
+            game.play(rnd.choice(game.legal_moves()))
+        if game.is_over:
+            continue
+        k = game.to_play
+        codes = [m.code for m in game.legal_moves()]
+        totals += game.position.move_features(k, codes, evaluation.opponents_mask(game, k))[:, index].sum(axis=0)
+    assert (totals > 0).all() if variant == "classic-2" else (totals == 0).all()
+
+
 def test_feature_names_are_the_engines_and_the_weights_name_only_them():
     assert evaluation.FEATURES == tuple(_ext.EVAL_FEATURES)
     data = json.loads(evaluation.WEIGHTS_FILE.read_text())
@@ -172,6 +190,16 @@ def test_corpus_from_self_play_and_merge():
     assert (c.features[np.arange(len(pieces)), sizes[pieces] - 1] == 1).all()
     both = evaluation.merge([c, c])
     assert len(both) == 2 * len(c) and both.rows[-1] == 2 * c.rows[-1]
+
+
+def test_corpus_leaves_out_the_decisions_the_opening_rules_make():
+    """classic-2's teacher looks only at central, then partner-touching moves for the first 14
+    placements: those decisions are not in the corpus (without the rules, the first one is)."""
+    first = len(Game("classic-2").legal_codes(0))
+    free, _ = evaluation.make_corpus(VARIANTS["classic-2"], 1, "mcts:20:centre_moves=0:connect_moves=0", seed=2)
+    ruled, _ = evaluation.make_corpus(VARIANTS["classic-2"], 1, "mcts:20", seed=2)
+    assert free.rows[1] == first
+    assert ruled.rows[1] != first and len(ruled) <= 4 * 21 - 14
 
 
 @pytest.mark.parametrize("variant,seed", [("duo", 3), ("classic-2", 4), ("trigon-2", 5)])

@@ -188,9 +188,14 @@ def opponents_mask(game: Game, colour: int) -> int:
 def make_corpus(variant: Variant, games: int, strategy: str, seed: int) -> tuple[Corpus, np.ndarray]:
     """Self-play ``games`` games with ``strategy`` (an mcts spec, every player alike, no opening
     book: the search is the teacher) and keep every decision with more than one legal move: all
-    moves' features and the move chosen; also each move's piece index (for ``design``)."""
-    from solver.blokus.players import MctsPlayer
+    moves' features and the move chosen; also each move's piece index (for ``design``).
+    Decisions the teacher's opening rules make (``centre_moves``, ``connect_moves``: the search
+    looks only at some of the legal moves there) are left out: the choice among all legal moves
+    is not the teacher's there, and keeping it would teach the rules' preference as a weight."""
+    from solver.blokus.players import MctsPlayer, parse_strategy
 
+    values = parse_strategy(strategy).search_values(variant)
+    ruled = int(max(values["centre_moves"], values["connect_moves"]))
     feats: list[np.ndarray] = []
     pieces: list[np.ndarray] = []
     chosen: list[int] = []
@@ -202,7 +207,7 @@ def make_corpus(variant: Variant, games: int, strategy: str, seed: int) -> tuple
             k = game.to_play
             move, _, _ = player.genmove(game)
             codes = game.legal_codes(k)
-            if len(codes) > 1:
+            if len(codes) > 1 and len(game.setup) + len(game.moves) >= ruled:
                 f = game.position.move_features(k, codes, opponents_mask(game, k))
                 feats.append(f.astype(np.int16))
                 pieces.append(piece_indices(game, k, codes))

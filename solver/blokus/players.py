@@ -118,6 +118,11 @@ class Strategy:
         values = self._values(variant)
         return {k: values[k] for k in TIME_PARAMS}
 
+    def search_values(self, variant: Variant) -> dict[str, float]:
+        """Every engine key (``SEARCH_PARAMS``) as this spec plays it in ``variant``."""
+        values = self._values(variant)
+        return {k: values[k] for k in SEARCH_PARAMS}
+
     def _values(self, variant: Variant) -> dict[str, float]:
         """Every mcts key (engine and time): the tables, then ``variant``'s defaults, then the spec's."""
         return {**SEARCH_PARAMS, **TIME_PARAMS, **VARIANT_DEFAULTS.get(variant.name, {}), **dict(self.params)}
