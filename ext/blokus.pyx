@@ -1306,8 +1306,8 @@ cdef void neighbour_counts_rows(const State* s, const uint64_t* src, uint64_t* g
 
 
 cdef void eval_ctx_init(const State* s, int k, uint32_t others, EvalCtx* e) noexcept nogil:
-    """The per-position planes ``move_features`` reads, for colour k against ``others`` (every
-    other colour is k's partner)."""
+    """The per-position planes ``move_features`` reads, for colour k against ``others``; the
+    colours that are neither k nor in ``others`` are k's partners (its side's other colours)."""
     cdef uint64_t dil[MAXROWS]
     cdef int y, j
     cdef uint32_t partners = (((<uint32_t>1) << s.n_colours) - 1) & ~others & ~((<uint32_t>1) << k)

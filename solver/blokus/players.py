@@ -109,8 +109,7 @@ class Strategy:
         distances) for the engine: the parameters are ``SEARCH_PARAMS``, then ``variant``'s own
         defaults (``VARIANT_DEFAULTS``), then the spec's; the weights are ``variant``'s learned ones
         (``solver.blokus.evaluation``), the distances its board's (``Geometry.centre_distances``)."""
-        values = self._values(variant)
-        return (self.kind, self.candidates, self.playouts, self.seconds, [values[k] for k in SEARCH_PARAMS],
+        return (self.kind, self.candidates, self.playouts, self.seconds, list(self.search_values(variant).values()),
                 weights_for(variant), variant.geometry.centre_distances)
 
     def time_params(self, variant: Variant) -> dict[str, float]:
