@@ -239,3 +239,21 @@ def test_learning_command_dry_run_and_bad_arguments(capsys):
     assert evaluation.main(["duo", "1", "greedy", "1"]) == 2
     assert evaluation.main(["duo", "1", "mcts:5:zz=1", "1"]) == 2
     assert "unknown mcts parameter" in capsys.readouterr().err
+    assert evaluation.main(["duo", "20", "mcts:5", "1", "--holdout", "2"]) == 2
+    assert "--holdout must leave" in capsys.readouterr().err
+
+
+def test_holdout_splits_the_same_corpus_and_saves_nothing(capsys):
+    """With ``--holdout`` the fit and the held-out games partition the corpus the plain fit uses,
+    the shipped weights are scored on the held-out games, and the weights file stays as it is."""
+    before = evaluation.WEIGHTS_FILE.read_text()
+    _, whole = evaluation.learn("duo", 20, "mcts:10", 5)
+    _, split = evaluation.learn("duo", 20, "mcts:10", 5, holdout=1)
+    assert split["decisions"] + split["holdout_decisions"] == whole["decisions"]
+    assert 0 < split["holdout_decisions"] < whole["decisions"]
+    for key in ("holdout_log_likelihood", "shipped_holdout_log_likelihood"):
+        assert split[key] < 0
+    assert 0 <= split["holdout_top1"] <= 1 and 0 <= split["shipped_holdout_top1"] <= 1
+    assert evaluation.main(["duo", "20", "mcts:10", "5", "--holdout", "1"]) == 0
+    assert '"shipped_holdout_log_likelihood"' in capsys.readouterr().out
+    assert evaluation.WEIGHTS_FILE.read_text() == before

@@ -237,27 +237,44 @@ def _corpus_block(args: tuple[str, int, str, int]) -> tuple[Corpus, np.ndarray]:
 
 
 def learn(variant: str, games: int, teacher: str, seed: int, workers: int = 1,
-          block: int = 10, l2: float = 1e-3) -> tuple[np.ndarray, dict[str, float]]:
+          block: int = 10, l2: float = 1e-3, holdout: int = 0) -> tuple[np.ndarray, dict[str, float]]:
     """Play ``games`` teacher games (blocks of ``block`` games, block i seeded ``seed`` + i, so
     the corpus does not depend on ``workers``), fit the weights; (the ``FEATURES`` weights, then
-    the ``piece_names`` weights; fit statistics)."""
+    the ``piece_names`` weights; fit statistics).  With ``holdout`` > 0 the last ``holdout``
+    blocks are left out of the fit, and the statistics add how well the fit and the shipped
+    weights (``weights_for``) predict the teacher's choices there: whether a refit, or more
+    games, would tell the teacher's moves apart better than what ships."""
     from multiprocessing import get_context
 
     from solver.blokus.variants import variant_by_name
 
     jobs = [(variant, min(block, games - b), teacher, seed + i) for i, b in enumerate(range(0, games, block))]
+    if not 0 <= holdout < len(jobs):
+        raise ValueError(f"holdout must leave at least one of the {len(jobs)} blocks to fit")
     if workers > 1:
         with get_context("spawn").Pool(workers) as pool:
             parts = pool.map(_corpus_block, jobs)
     else:
         parts = [_corpus_block(j) for j in jobs]
-    corpus = design(merge([c for c, _ in parts]), np.concatenate([p for _, p in parts]),
-                    len(piece_names(variant_by_name(variant))))
+    n_pieces = len(piece_names(variant_by_name(variant)))
+
+    def joined(blocks: list[tuple[Corpus, np.ndarray]]) -> Corpus:
+        return design(merge([c for c, _ in blocks]), np.concatenate([p for _, p in blocks]), n_pieces)
+
+    corpus = joined(parts[:len(parts) - holdout])
     w = fit(corpus, l2=l2)
     n = np.diff(corpus.rows)
-    return w, {"decisions": len(corpus), "mean_moves": float(n.mean()),
-               "log_likelihood": log_likelihood(corpus, w)[0], "uniform_log_likelihood": float(-np.log(n).mean()),
-               "top1": top1(corpus, w)}
+    stats = {"decisions": len(corpus), "mean_moves": float(n.mean()),
+             "log_likelihood": log_likelihood(corpus, w)[0], "uniform_log_likelihood": float(-np.log(n).mean()),
+             "top1": top1(corpus, w)}
+    if holdout:
+        test = joined(parts[len(parts) - holdout:])
+        shipped = np.array(weights_for(variant_by_name(variant)))
+        stats.update({"holdout_decisions": len(test),
+                      "holdout_log_likelihood": log_likelihood(test, w)[0], "holdout_top1": top1(test, w),
+                      "shipped_holdout_log_likelihood": log_likelihood(test, shipped)[0],
+                      "shipped_holdout_top1": top1(test, shipped)})
+    return w, stats
 
 
 def save_weights(fam: str, w: np.ndarray, pieces: tuple[str, ...], about: str, path: Path = WEIGHTS_FILE) -> None:
@@ -275,9 +292,11 @@ def save_weights(fam: str, w: np.ndarray, pieces: tuple[str, ...], about: str, p
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m solver.blokus.evaluation VARIANT GAMES TEACHER SEED [--workers N] [--dry-run]``:
-    fit the weights of VARIANT's family to GAMES self-play games of TEACHER (an mcts spec) and
-    save them (``--dry-run``: print only).  Bad arguments give one line and exit status 2."""
+    """``python -m solver.blokus.evaluation VARIANT GAMES TEACHER SEED [--workers N] [--dry-run]
+    [--holdout N]``: fit the weights of VARIANT's family to GAMES self-play games of TEACHER (an
+    mcts spec) and save them (``--dry-run``: print only; ``--holdout``: fit without the last N
+    blocks of 10 games, report how the fit and the shipped weights predict those, save nothing).
+    Bad arguments give one line and exit status 2."""
     import argparse
     import sys
 
@@ -292,22 +311,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("seed", type=int)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--dry-run", action="store_true")
+    ap.add_argument("--holdout", type=int, default=0,
+                    help="leave the last N blocks of 10 games out of the fit and report how the fit and "
+                         "the shipped weights predict them (saves nothing)")
     args = ap.parse_args(argv)
     try:
         if not 1 <= args.games <= 100_000 or not 1 <= args.workers <= 64 or args.seed < 0:
             raise SolverError("games must be 1..100000, workers 1..64, seed >= 0")
+        if not 0 <= args.holdout < -(-args.games // 10):
+            raise SolverError(f"--holdout must leave at least one of the {-(-args.games // 10)} blocks of 10 games to fit")
         if parse_strategy(args.teacher).name != "mcts":
             raise SolverError(f"the teacher must be an mcts spec, not {args.teacher!r}")
     except SolverError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     v = variant_by_name(args.variant)
-    w, stats = learn(args.variant, args.games, args.teacher, args.seed, args.workers)
+    w, stats = learn(args.variant, args.games, args.teacher, args.seed, args.workers, holdout=args.holdout)
     names = FEATURES + tuple(f"piece {p}" for p in piece_names(v))
     for name, x in zip(names, w, strict=True):
         print(f"{name:18s} {x:+.3f}")
     print(json.dumps(stats))
-    if not args.dry_run:
+    if not args.dry_run and not args.holdout:
         save_weights(family(v), w, piece_names(v),
                      f"fitted to {args.games} {args.variant} self-play games of {args.teacher}, "
                      f"seed {args.seed}: {stats['decisions']} decisions, top-1 {stats['top1']:.3f}")
