@@ -32,6 +32,9 @@ from solver.blokus.variants import ROTATING, Variant
 #: the engine's move features, in its order (read from the engine itself)
 FEATURES: tuple[str, ...] = tuple(_ext.EVAL_FEATURES)
 WEIGHTS_FILE = Path(__file__).with_name("evaluation_weights.json")
+#: games per corpus block (``learn``): each block has its own seed, so a corpus does not depend on
+#: how many workers play it, and ``--holdout`` counts in blocks
+CORPUS_BLOCK = 10
 
 
 def family(variant: Variant) -> str:
@@ -237,7 +240,7 @@ def _corpus_block(args: tuple[str, int, str, int]) -> tuple[Corpus, np.ndarray]:
 
 
 def learn(variant: str, games: int, teacher: str, seed: int, workers: int = 1,
-          block: int = 10, l2: float = 1e-3, holdout: int = 0) -> tuple[np.ndarray, dict[str, float]]:
+          block: int = CORPUS_BLOCK, l2: float = 1e-3, holdout: int = 0) -> tuple[np.ndarray, dict[str, float]]:
     """Play ``games`` teacher games (blocks of ``block`` games, block i seeded ``seed`` + i, so
     the corpus does not depend on ``workers``), fit the weights; (the ``FEATURES`` weights, then
     the ``piece_names`` weights; fit statistics).  With ``holdout`` > 0 the last ``holdout``
@@ -318,8 +321,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if not 1 <= args.games <= 100_000 or not 1 <= args.workers <= 64 or args.seed < 0:
             raise SolverError("games must be 1..100000, workers 1..64, seed >= 0")
-        if not 0 <= args.holdout < -(-args.games // 10):
-            raise SolverError(f"--holdout must leave at least one of the {-(-args.games // 10)} blocks of 10 games to fit")
+        blocks = -(-args.games // CORPUS_BLOCK)
+        if not 0 <= args.holdout < blocks:
+            raise SolverError(f"--holdout must leave at least one of the {blocks} blocks of "
+                              f"{CORPUS_BLOCK} games to fit")
         if parse_strategy(args.teacher).name != "mcts":
             raise SolverError(f"the teacher must be an mcts spec, not {args.teacher!r}")
     except SolverError as e:
