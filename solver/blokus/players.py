@@ -67,7 +67,8 @@ VARIANT_DEFAULTS: dict[str, dict[str, float]] = {
     "duo": {"time_power": 3.0},
     "classic-2": {"centre_moves": 12.0, "connect_moves": 14.0,
                   "big_rounds": 3.0, "big1_rounds": 5.0, "big2_rounds": 7.0,
-                  "open_moves": 12.0, "open_share": 0.25, "score_weight": 0.9},
+                  "open_moves": 12.0, "open_share": 0.25, "score_weight": 0.9,
+                  "score_scale": 20.0},
 }
 MC_DEFAULT = (8, 16)
 MCTS_DEFAULT_PLAYOUTS = 1000
