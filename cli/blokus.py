@@ -298,6 +298,10 @@ def gtp(variant: str, strategy: str, seconds: float | None, seed: int, threads: 
 @threads_option
 @book_option
 @ponder_option
+@click.option("--equal-time", is_flag=True,
+              help="With --time (the first game's budget): after each game set our time per move so "
+                   "that our mean follows the opponent's mean time per move so far -- a match at "
+                   "equal time on any machine, whatever a fixed level of the opponent takes there.")
 @click.option("--game-timeout", type=click.FloatRange(1, 86400), default=600, show_default=True,
               help="Seconds a game may last before it is abandoned (counted as not played).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
@@ -308,8 +312,8 @@ def gtp(variant: str, strategy: str, seconds: float | None, seed: int, threads: 
               help="Write every game as an SGF collection.")
 @click.option("--quiet", "-q", is_flag=True, help="No line per game on stderr.")
 def match(variant: str, strategy: str, opponent: str, games: int, seconds: float | None, seed: int,
-          threads: int, book: bool, ponder: bool, game_timeout: float, output: str, summary_file: str | None,
-          sgf_file: str | None, quiet: bool) -> None:
+          threads: int, book: bool, ponder: bool, equal_time: bool, game_timeout: float, output: str,
+          summary_file: str | None, sgf_file: str | None, quiet: bool) -> None:
     """Play our strategy against another GTP engine, colours alternating; per-game CSV and a summary
     (score with Wilson interval, mean margin, time per move of both sides)."""
     from solver.blokus.match import Match, game_rows, summary
@@ -319,15 +323,18 @@ def match(variant: str, strategy: str, opponent: str, games: int, seconds: float
     for path in (output, summary_file, sgf_file):
         if path and path != "-":
             check_writable(path)
+    if equal_time and seconds is None:
+        raise click.UsageError("--equal-time needs --time (the first game's time per move)")
     m = Match(variant_by_name(variant), strategy, opponent, seed=seed, seconds=seconds,
-              timeout=game_timeout, threads=threads, book=book, ponder=ponder)
+              timeout=game_timeout, threads=threads, book=book, ponder=ponder, equal_time=equal_time)
     played: list = []
 
     def report(g) -> None:
         played.append(g)
         if not quiet:
-            click.echo(f"game {g.index + 1}/{games}: {g.result} {g.margin:+d}" + (f" ({g.note})" if g.note else ""),
-                       err=True)
+            budget = f" at {g.budget:.4f} s per move" if equal_time else ""
+            click.echo(f"game {g.index + 1}/{games}: {g.result} {g.margin:+d}{budget}"
+                       + (f" ({g.note})" if g.note else ""), err=True)
 
     m.start()
     complete = False

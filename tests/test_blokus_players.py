@@ -483,6 +483,30 @@ def test_match_against_our_own_engine(tmp_path, capsys):
         assert int(r["margin"]) == pts[me] - pts[1 - me]
 
 
+def test_match_at_equal_time_follows_the_opponents_time_per_move(tmp_path, capsys):
+    """--equal-time: the first game at --time, each later one at the opponent's mean time per move
+    so far divided by the share of its budget our player used per move."""
+    m = Match(variant_by_name("duo"), "mcts", OWN_ENGINE, seconds=0.02, equal_time=True)
+    games = m.play(3)
+    assert [g.result != "not played" for g in games] == [True] * 3
+    assert games[0].budget == 0.02
+    for k in (1, 2):
+        done = games[:k]
+        theirs = sum(g.opponent_seconds for g in done) / sum(g.opponent_moves for g in done)
+        used_share = sum(g.our_seconds for g in done) / sum(g.budget * g.our_moves for g in done)
+        expected = min(max(theirs / used_share, 0.001, 0.02 / 20), 0.02 * 20)
+        assert games[k].budget == pytest.approx(expected, rel=1e-9)
+    # greedy answers in about a millisecond, far below 0.02 s: the budget has come down
+    assert games[2].budget < 0.01
+    out = tmp_path / "m.csv"
+    code, _, err = run(["blokus", "match", "--strategy", "mcts", "--time", "0.005", "--equal-time",
+                        "--opponent", OWN_ENGINE, "--games", "2", "-o", str(out)], capsys)
+    assert code == 0, err
+    assert [float(r["budget_seconds"]) < 0.006 for r in csv.DictReader(out.open())] == [True, True]
+    code, _, err = run(["blokus", "match", "--opponent", OWN_ENGINE, "--equal-time"], capsys)
+    assert code == 2 and "--equal-time needs --time" in err and err.count("\n") == 1
+
+
 def test_match_reports_a_broken_opponent_as_not_played(tmp_path):
     # an "engine" that answers every command with an illegal move
     fake = tmp_path / "fake.py"

@@ -5,6 +5,12 @@ sides must agree at every move: our move must be accepted by the opponent's ``pl
 opponent's move must be legal for our engine, a ``pass`` must be forced, and at the end both must
 compute the same ``final_score``.  A disagreement, a crashed or silent opponent, or a game over its
 time limit is reported and the game counts as not played, never as a win.
+
+With ``equal_time`` our time per move follows the opponent's: a fixed level of an engine such as
+Pentobi's is a number of simulations, so its time per move depends on the machine and the day,
+and a fixed ``--time`` of ours measures "at equal time" only where it happens to match.  After
+each game the budget is set so that our expected time per move equals the opponent's mean so far
+(``equal_time_budget``); the first game uses the given ``seconds``.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ class MatchGame:
     opponent_moves: int = 0
     opponent_seconds: float = 0.0
     book_moves: int = 0          # our moves taken from the opening book
+    budget: float | None = None  # our mcts time budget per move in this game (seconds)
     note: str = ""
     game: Game | None = field(default=None, repr=False)
 
@@ -57,12 +64,39 @@ def side_points(game: Game) -> list[int]:
     return out
 
 
+#: the equal-time budget stays within this factor of the first game's (a guard against an
+#: opponent whose first answers are out of the ordinary)
+EQUAL_TIME_RANGE = 20.0
+
+
+def equal_time_budget(games: list[MatchGame], first: float) -> float:
+    """The time budget per move that makes our mean time per move equal the opponent's, from the
+    games played so far: their mean time per move divided by how much of its budget our player
+    has used per move (book moves, the opening share and the bank's hand-on included), within
+    ``EQUAL_TIME_RANGE`` of ``first``; ``first`` itself before any game has both.
+
+    >>> g = MatchGame(0, 0, "win", our_moves=10, our_seconds=0.18, opponent_moves=10,
+    ...               opponent_seconds=0.25, budget=0.02)
+    >>> round(equal_time_budget([g], 0.02), 6)   # we used 0.018 of 0.02: ask 0.025 / 0.9
+    0.027778
+    """
+    played = [g for g in games if g.result != "not played" and g.budget and g.our_moves and g.opponent_moves]
+    used = sum(g.our_seconds for g in played)
+    granted = sum(g.budget * g.our_moves for g in played)
+    their_moves = sum(g.opponent_moves for g in played)
+    if not played or used <= 0 or their_moves == 0:
+        return first
+    theirs = sum(g.opponent_seconds for g in played) / their_moves
+    budget = theirs / (used / granted)
+    return min(max(budget, first / EQUAL_TIME_RANGE, 0.001), first * EQUAL_TIME_RANGE)
+
+
 class Match:
     """Plays games of ``strategy`` against the engine started by ``opponent`` (a command line)."""
 
     def __init__(self, variant: Variant, strategy: str, opponent: str, seed: int = 0,
                  seconds: float | None = None, timeout: float = 600.0, threads: int = 1,
-                 book: bool = True, ponder: bool = False) -> None:
+                 book: bool = True, ponder: bool = False, equal_time: bool = False) -> None:
         if variant.n_players != 2:
             raise SolverError(f"matches are for two-player variants (duo, classic-2, trigon-2), not {variant.name}")
         self.variant = variant
@@ -77,6 +111,10 @@ class Match:
         self.threads = threads
         self.book = book
         self.ponder = ponder
+        if equal_time and not seconds:
+            raise SolverError("equal time needs a first time budget per move (--time)")
+        self.equal_time = equal_time
+        self.finished: list[MatchGame] = []   # the games played so far (equal_time's record)
         self.client: GtpClient | None = None
         # checks the spec before any game starts
         GtpEngine(variant, strategy, seed=seed, seconds=seconds, threads=threads, book=book, ponder=ponder)
@@ -98,9 +136,10 @@ class Match:
     def play_game(self, index: int) -> MatchGame:
         """Game ``index`` (our seat: index % 2); never raises for the opponent's faults."""
         v = self.variant
-        result = MatchGame(index, index % 2)
+        budget = equal_time_budget(self.finished, self.seconds) if self.equal_time else self.seconds
+        result = MatchGame(index, index % 2, budget=budget)
         ours = GtpEngine(v, self.strategy, seed=(self.seed * 7_919 + index) & 0xFFFFFFFF,
-                         seconds=self.seconds, threads=self.threads, book=self.book, ponder=self.ponder)
+                         seconds=budget, threads=self.threads, book=self.book, ponder=self.ponder)
         game = ours.game
         result.game = game
         deadline = time.monotonic() + self.timeout
@@ -175,6 +214,7 @@ class Match:
             for i in range(games):
                 g = self.play_game(i)
                 out.append(g)
+                self.finished.append(g)
                 if on_game:
                     on_game(g)
         finally:
@@ -193,6 +233,7 @@ def game_rows(match: Match, games: list[MatchGame], complete: bool) -> list[dict
             "moves": len(g.game.moves) if g.game else 0,
             "seconds_per_move": g.our_seconds / g.our_moves if g.our_moves else float("nan"),
             "opponent_seconds_per_move": g.opponent_seconds / g.opponent_moves if g.opponent_moves else float("nan"),
+            "budget_seconds": g.budget if g.budget is not None else float("nan"),
             "book": match.book and g.book_moves > 0, "book_moves": g.book_moves, "note": g.note,
             "complete": complete, "seed": match.seed, "solver_version": __version__,
         })
@@ -222,4 +263,5 @@ def summary(match: Match, games: list[MatchGame]) -> dict:
         "book_moves_per_game": sum(g.book_moves for g in played) / n if n else float("nan"),
         "threads": match.threads,
         "ponder": match.ponder,
+        "equal_time": match.equal_time,
     }
