@@ -323,8 +323,6 @@ def match(variant: str, strategy: str, opponent: str, games: int, seconds: float
     for path in (output, summary_file, sgf_file):
         if path and path != "-":
             check_writable(path)
-    if equal_time and seconds is None:
-        raise click.UsageError("--equal-time needs --time (the first game's time per move)")
     m = Match(variant_by_name(variant), strategy, opponent, seed=seed, seconds=seconds,
               timeout=game_timeout, threads=threads, book=book, ponder=ponder, equal_time=equal_time)
     played: list = []

@@ -112,7 +112,7 @@ class Match:
         self.book = book
         self.ponder = ponder
         if equal_time and not seconds:
-            raise SolverError("equal time needs a first time budget per move (--time)")
+            raise SolverError("--equal-time needs --time (the first game's time per move)")
         self.equal_time = equal_time
         self.finished: list[MatchGame] = []   # the games played so far (equal_time's record)
         self.client: GtpClient | None = None
