@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import random
 import sys
 import time
@@ -16,7 +17,7 @@ from solver._ext import blokus as ext
 from solver.blokus import evaluation
 from solver.blokus.game import Game, Move
 from solver.blokus.gtp import GtpEngine, final_score_text
-from solver.blokus.match import Match, summary
+from solver.blokus.match import Match, MatchGame, summary
 from solver.blokus.players import (
     SEARCH_LIMITS,
     SEARCH_PARAMS,
@@ -659,3 +660,17 @@ def test_prior_rel_scales_the_side_value_by_the_evaluation_gap(rel):
     priors = [prior for _, _, visits, prior, *_ in root_children(game, "mcts:1:learned=0:prior_rel=0")
               if visits == 0]
     assert max(priors) <= SEARCH_PARAMS["prior_hi"] + 1e-6 and min(priors) >= SEARCH_PARAMS["prior_lo"] - 1e-6
+
+
+def test_match_summary_scores_each_seat():
+    # results written out by hand: as first player a win, a draw and a loss (1.5 of 3), as
+    # second a win and two losses (1 of 3); a game not played counts in neither
+    m = Match(variant_by_name("duo"), "greedy", "unused-engine")
+    games = [MatchGame(0, 0, "win", 80, 70), MatchGame(1, 1, "loss", 60, 70), MatchGame(2, 0, "draw", 70, 70),
+             MatchGame(3, 1, "win", 75, 70), MatchGame(4, 0, "loss", 50, 70), MatchGame(5, 1, "loss", 65, 70),
+             MatchGame(6, 0, "not played"), MatchGame(7, 1, "not played")]
+    s = summary(m, games)
+    assert (s["played"], s["wins"], s["draws"], s["losses"]) == (6, 2, 1, 3)
+    assert s["score_first"] == pytest.approx(1.5 / 3) and s["score_second"] == pytest.approx(1 / 3)
+    assert s["score"] == pytest.approx(2.5 / 6)
+    assert math.isnan(summary(m, games[6:])["score_first"])

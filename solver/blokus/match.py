@@ -240,9 +240,26 @@ def game_rows(match: Match, games: list[MatchGame], complete: bool) -> list[dict
     return rows
 
 
+def seat_score(games: list[MatchGame], seat: int) -> float:
+    """Our score (draw = half) over the played ``games`` in which we had ``seat`` (0 moves
+    first); NaN if there is none.
+
+    >>> seat_score([MatchGame(0, 0, "win"), MatchGame(1, 1, "draw"), MatchGame(2, 0, "loss")], 0)
+    0.5
+    >>> seat_score([MatchGame(0, 0, "win"), MatchGame(1, 1, "not played")], 1)
+    nan
+    """
+    mine = [g for g in games if g.seat == seat and g.result != "not played"]
+    if not mine:
+        return float("nan")
+    return sum({"win": 1.0, "draw": 0.5}.get(g.result, 0.0) for g in mine) / len(mine)
+
+
 def summary(match: Match, games: list[MatchGame]) -> dict:
-    """Wins, draws, losses, score (draw = half) with its 95 % Wilson interval, mean margin and
-    mean time per move of each side, over the games played."""
+    """Wins, draws, losses, score (draw = half) with its 95 % Wilson interval, the score as the
+    first and as the second player (in two-player Blokus the seats differ much: a player's
+    strength shows in both), mean margin and mean time per move of each side, over the games
+    played."""
     played = [g for g in games if g.result != "not played"]
     n = len(played)
     wins = sum(g.result == "win" for g in played)
@@ -255,6 +272,7 @@ def summary(match: Match, games: list[MatchGame]) -> dict:
         "variant": match.variant.name, "strategy": match.strategy, "opponent": match.opponent_text,
         "games": len(games), "played": n, "not_played": len(games) - n, "wins": wins, "draws": draws,
         "losses": n - wins - draws, "score": score / n if n else float("nan"), "ci_low": lo, "ci_high": hi,
+        "score_first": seat_score(played, 0), "score_second": seat_score(played, 1),
         "mean_margin": sum(g.margin for g in played) / n if n else float("nan"),
         "seconds_per_move": sum(g.our_seconds for g in played) / our_moves if our_moves else float("nan"),
         "opponent_seconds_per_move": (sum(g.opponent_seconds for g in played) / their_moves
