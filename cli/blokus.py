@@ -315,7 +315,8 @@ def match(variant: str, strategy: str, opponent: str, games: int, seconds: float
           threads: int, book: bool, ponder: bool, equal_time: bool, game_timeout: float, output: str,
           summary_file: str | None, sgf_file: str | None, quiet: bool) -> None:
     """Play our strategy against another GTP engine, colours alternating; per-game CSV and a summary
-    (score with Wilson interval, mean margin, time per move of both sides)."""
+    (score with Wilson interval, score as first and as second player, mean margin, time per
+    move of both sides)."""
     from solver.blokus.match import Match, game_rows, summary
     from solver.blokus.sgf import write_games
     from solver.montecarlo.output import render, write_rows
