@@ -144,6 +144,33 @@ def test_extending_a_book_keeps_its_first_move_and_every_entry():
     assert all(book_key(g)[0] in grown.entries for g in opening_positions("duo", other))
 
 
+def test_a_deep_search_answers_the_positions_every_game_meets():
+    """With ``deep`` the first move and the replies are what a build with the deep search's
+    budget finds there (the same seeds), and the book says how it was made."""
+    deep = build("duo", 3, seed=5, limit=12, deep="mcts:40")
+    plain = build("duo", 40, seed=5, limit=12)
+    assert deep.entries == plain.entries and deep.about["deep"] == "mcts:40"
+    assert "deep" not in plain.about
+
+
+def test_a_new_deep_search_drops_what_hung_off_the_old_lines():
+    """Rebuilt over a base made without ``deep``, the first move and replies are searched
+    anew and an entry no planned position meets is dropped; rebuilt with the same ``deep``
+    again, every entry stays."""
+    start = Game("duo")
+    base = build("duo", 3, seed=5, limit=12)
+    odd = Game("duo")
+    odd.play(start.legal_moves()[0])
+    odd_key, odd_view = book_key(odd)
+    base.entries[odd_key] = map_cells(odd, odd.move_text(odd.legal_moves()[0]), odd_view)
+    deep = build("duo", 3, seed=5, limit=12, base=base, deep="mcts:40")
+    assert odd_key not in deep.entries
+    assert deep.entries == build("duo", 3, seed=5, limit=12, deep="mcts:40").entries
+    deep.entries[odd_key] = base.entries[odd_key]
+    again = build("duo", 3, seed=5, limit=12, base=deep, deep="mcts:40")
+    assert again.entries == deep.entries
+
+
 @pytest.mark.parametrize("content", ["", "{", "[]", json.dumps({"variant": "duo"})])
 def test_a_bad_book_file_is_refused_with_one_message(tmp_path, content):
     path = tmp_path / "bad.json"
@@ -167,7 +194,9 @@ def test_play_says_when_the_move_comes_from_the_book(tmp_path, capsys):
     assert code == 0 and "opening book" not in out and "30 playouts" in out
 
 
-@pytest.mark.parametrize("argv", [[], ["classic", "100"], ["duo", "x"], ["duo", "0"], ["nosuch", "10"]])
+@pytest.mark.parametrize("argv", [[], ["classic", "100"], ["duo", "x"], ["duo", "0"], ["nosuch", "10"],
+                                  ["duo", "10", "--deep"], ["duo", "10", "--deep", "greedy"],
+                                  ["duo", "10", "--deep", "mcts:0"]])
 def test_the_build_command_refuses_bad_arguments_with_one_line(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()

@@ -205,18 +205,34 @@ def opening_positions(variant: str, first: Move | None = None) -> list[Game]:
     return out
 
 
-def _book_move(task: tuple[str, list[str], int, int]) -> tuple[str, list[str]]:
-    """One book entry: the move a long search plays after ``moves`` (texts), and the root's
-    moves by visits -- a task of :func:`build`, top level so that worker processes can run it."""
+def _book_move(task: tuple[str, list[str], str, int]) -> tuple[str, list[str]]:
+    """One book entry: the move the mcts strategy ``spec`` (its simulations included) plays after
+    ``moves`` (texts), and the root's moves by visits -- a task of :func:`build`, top level so
+    that worker processes can run it."""
     from solver.blokus.players import MctsPlayer
 
-    variant, moves, playouts, seed = task
+    variant, moves, spec, seed = task
     game = Game(variant)
     for text in moves:
         game.play(text)
-    player = MctsPlayer(game.variant, "mcts", seed=seed, reuse=False, book=False)
-    move, cands, _ = player.genmove(game, playouts=playouts)
+    player = MctsPlayer(game.variant, spec, seed=seed, reuse=False, book=False)
+    move, cands, _ = player.genmove(game)
     return game.move_text(move), [game.move_text(c.move) for c in cands]
+
+
+def deep_spec(spec: str) -> str:
+    """``spec`` checked as a book's deep search: an mcts strategy with a simulation budget
+    (SolverError otherwise).
+
+    >>> deep_spec("mcts:200000:explore=0.3")
+    'mcts:200000:explore=0.3'
+    """
+    from solver.blokus.players import parse_strategy
+
+    s = parse_strategy(spec)
+    if s.name != "mcts" or s.playouts < 1 or s.seconds:
+        raise SolverError(f"a deep book search is an mcts strategy with simulations, not {spec!r}")
+    return spec
 
 
 def second_replies(variant: str, first: str, reply: str) -> list[Game]:
@@ -226,32 +242,44 @@ def second_replies(variant: str, first: str, reply: str) -> list[Game]:
 
 
 def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: int | None = None,
-          second_lines: int = 0, base: OpeningBook | None = None, log=None) -> OpeningBook:
+          second_lines: int = 0, base: OpeningBook | None = None, log=None,
+          deep: str | None = None) -> OpeningBook:
     """Search every position of :func:`opening_positions` (the first ``limit`` of them if
     given) with ``playouts`` mcts simulations, in ``workers`` processes; with ``second_lines``
     also the second colour's second move (:func:`second_replies`) after that many of the first
-    moves the search liked best (a mirror image of one before it adds nothing).  A position
-    whose mirror image (``book_key``) is in the book already is not searched again.  Every
-    position has its own seed (by its place in that order), so the same arguments give the
-    same book whatever ``workers``.  Entries of ``base`` (a book built with the same playouts
-    and seed) are taken over instead of searched again, and all of them stay: extending a book
-    keeps its first move, whatever the search now likes best (the ranking of the first moves,
-    which picks the lines, is the search's), and adds lines without dropping any."""
+    moves the search liked best (a mirror image of one before it adds nothing).  With ``deep``
+    (an mcts strategy with its simulations, :func:`deep_spec`) the positions every game meets --
+    the first move and the reply to each first move -- are searched with it instead: there one
+    short search locks onto one of several near-equal moves, a different one for each seed.
+    A position whose mirror image (``book_key``) is in the book already is not searched again.
+    Every position has its own seed (by its place in that order), so the same arguments give
+    the same book whatever ``workers``.  Entries of ``base`` (a book built with the same
+    playouts and seed) are taken over instead of searched again: with the same ``deep`` all of
+    them stay -- extending a book keeps its first move, whatever the search now likes best (the
+    ranking of the first moves, which picks the lines, is the search's), and adds lines without
+    dropping any; with another ``deep`` the first move and replies are searched anew, and only
+    the base's entries for positions the new lines still meet are kept."""
     from concurrent.futures import ProcessPoolExecutor
 
     _check_two_colours(variant)
     if playouts < 1 or workers < 1 or second_lines < 0:
         raise SolverError("playouts and workers must be at least 1, second lines at least 0")
+    if deep is not None:
+        deep_spec(deep)
     about = {"playouts": playouts, "seed": seed, "strategy": "mcts", "second_lines": second_lines}
+    if deep is not None:
+        about["deep"] = deep
     if base is not None and (base.variant != variant or base.about.get("playouts") != playouts
                              or base.about.get("seed") != seed):
         raise SolverError("the book to extend was built with other arguments")
     known = canonical_entries(variant, base.entries) if base is not None else {}
+    same_deep = base is not None and base.about.get("deep") == deep
     entries: dict[str, str] = {}
     start = Game(variant)
-    first_text, ranked = _book_move((variant, [], playouts, seed))
+    plain = f"mcts:{playouts}"
+    first_text, ranked = _book_move((variant, [], deep or plain, seed))
     key, view = book_key(start)
-    if key in known:    # extending a book keeps its first move (and so the lines that follow it)
+    if key in known and same_deep:    # extending a book keeps its first move (and its lines)
         entries[key] = known[key]
         first = OpeningBook(variant, {key: known[key]}).lookup(start)
     else:
@@ -264,12 +292,14 @@ def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: i
             key, view = book_key(g)
             if key in entries:      # a mirror image of a position searched already
                 continue
-            if key in known:
+            shallow = len(g.moves) <= 1
+            if key in known and (same_deep or not shallow):
                 entries[key] = known[key]
             else:
                 entries[key] = ""   # taken: its mirror image later in the list is skipped
                 keys.append((offset + i, key, g, view))
-                tasks.append((variant, [g.move_text(m) for m in g.moves], playouts, seed * 1_000_003 + offset + i))
+                tasks.append((variant, [g.move_text(m) for m in g.moves], (deep or plain) if shallow else plain,
+                              seed * 1_000_003 + offset + i))
         for (index, key, g, view), (text, _) in zip(keys, pool.map(_book_move, tasks, chunksize=4), strict=True):
             entries[key] = map_cells(g, text, view)
             if log:
@@ -294,28 +324,44 @@ def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: i
             replies = second_replies(variant, b, after.move_text(reply))
             search(replies, offset, pool)
             offset += len(replies)
-    for key, text in known.items():   # what the base holds beyond these lines stays
-        entries.setdefault(key, text)
+    if same_deep:
+        for key, text in known.items():   # what the base holds beyond these lines stays
+            entries.setdefault(key, text)
     return OpeningBook(variant, entries, about)
 
 
+USAGE = "usage: python -m solver.blokus.book VARIANT PLAYOUTS [SEED [WORKERS [SECOND_LINES]]] [--deep SPEC]"
+
+
 def main(argv: list[str]) -> int:
-    """``python -m solver.blokus.book VARIANT PLAYOUTS [SEED [WORKERS [SECOND_LINES]]]``: build
-    the shipped book of VARIANT, taking over the entries of the one there if it was built with
-    the same playouts and seed (a developer tool: interrupted, it writes nothing)."""
+    """``python -m solver.blokus.book VARIANT PLAYOUTS [SEED [WORKERS [SECOND_LINES]]] [--deep
+    SPEC]``: build the shipped book of VARIANT, taking over the entries of the one there if it
+    was built with the same playouts and seed (with another ``--deep``, only those its new
+    lines still meet); ``--deep`` searches the first move and the replies with the mcts
+    strategy SPEC (a developer tool: interrupted, it writes nothing)."""
+    argv = list(argv)
+    deep = None
+    if "--deep" in argv:
+        i = argv.index("--deep")
+        if i + 1 >= len(argv):
+            print("error: --deep needs an mcts strategy, e.g. --deep mcts:200000:explore=0.3", file=sys.stderr)
+            return 2
+        deep = argv[i + 1]
+        del argv[i:i + 2]
     if not 2 <= len(argv) <= 5:
-        print("usage: python -m solver.blokus.book VARIANT PLAYOUTS [SEED [WORKERS [SECOND_LINES]]]",
-              file=sys.stderr)
+        print(USAGE, file=sys.stderr)
         return 2
     try:
         if not all(a.isdigit() for a in argv[1:]):
             raise ValueError("PLAYOUTS, SEED, WORKERS and SECOND_LINES are whole numbers")
         numbers = [int(a) for a in argv[1:]] + [1, 1, 0][len(argv) - 2:]
         playouts, seed, workers, lines = numbers[:4]
+        if deep is not None:
+            deep_spec(deep)
         old = OpeningBook.for_variant(argv[0])
         if old is not None and (old.about.get("playouts"), old.about.get("seed")) != (playouts, seed):
             old = None
-        book = build(argv[0], playouts, seed, workers, second_lines=lines, base=old,
+        book = build(argv[0], playouts, seed, workers, second_lines=lines, base=old, deep=deep,
                      log=lambda s: print(s, file=sys.stderr, flush=True))
     except (SolverError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
