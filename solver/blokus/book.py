@@ -264,11 +264,9 @@ def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: i
     _check_two_colours(variant)
     if playouts < 1 or workers < 1 or second_lines < 0:
         raise SolverError("playouts and workers must be at least 1, second lines at least 0")
-    if deep is not None:
-        deep_spec(deep)
     about = {"playouts": playouts, "seed": seed, "strategy": "mcts", "second_lines": second_lines}
     if deep is not None:
-        about["deep"] = deep
+        about["deep"] = deep_spec(deep)
     if base is not None and (base.variant != variant or base.about.get("playouts") != playouts
                              or base.about.get("seed") != seed):
         raise SolverError("the book to extend was built with other arguments")
@@ -356,8 +354,6 @@ def main(argv: list[str]) -> int:
             raise ValueError("PLAYOUTS, SEED, WORKERS and SECOND_LINES are whole numbers")
         numbers = [int(a) for a in argv[1:]] + [1, 1, 0][len(argv) - 2:]
         playouts, seed, workers, lines = numbers[:4]
-        if deep is not None:
-            deep_spec(deep)
         old = OpeningBook.for_variant(argv[0])
         if old is not None and (old.about.get("playouts"), old.about.get("seed")) != (playouts, seed):
             old = None
