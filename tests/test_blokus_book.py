@@ -171,6 +171,30 @@ def test_a_new_deep_search_drops_what_hung_off_the_old_lines():
     assert again.entries == deep.entries
 
 
+def test_deep_plies_takes_in_the_first_colours_second_move():
+    """With ``deep_plies=3`` the first colour's second move is searched deep too (and the book
+    says so); rebuilt that way over a two-ply book, only those moves are searched anew."""
+    limit = len(opening_positions("duo")) + 6     # the first move, the replies, 5 second moves
+    two = build("duo", 3, seed=5, limit=limit, deep="mcts:6")
+    three = build("duo", 3, seed=5, limit=limit, deep="mcts:6", deep_plies=3)
+    plain = build("duo", 6, seed=5, limit=limit)
+
+    def ply(book, n):
+        return {k: v for k, v in book.entries.items() if k.count("|") == n}
+
+    assert ply(three, 2) and ply(three, 2) == ply(plain, 2) != ply(two, 2)
+    assert {k: v for k, v in three.entries.items() if k.count("|") < 2} == \
+        {k: v for k, v in two.entries.items() if k.count("|") < 2}
+    assert three.about["deep_plies"] == 3 and "deep_plies" not in two.about
+    reply_key = next(iter(ply(two, 1)))
+    reply = game_from_key(reply_key)
+    other = next(reply.move_text(m) for m in reply.legal_moves() if reply.move_text(m) != two.entries[reply_key])
+    marked = OpeningBook("duo", dict(two.entries), dict(two.about))
+    marked.entries[reply_key] = other     # a move no search chose: taken over, not searched again
+    grown = build("duo", 3, seed=5, limit=limit, base=marked, deep="mcts:6", deep_plies=3)
+    assert grown.entries[reply_key] == other and ply(grown, 2) == ply(three, 2)
+
+
 @pytest.mark.parametrize("content", ["", "{", "[]", json.dumps({"variant": "duo"})])
 def test_a_bad_book_file_is_refused_with_one_message(tmp_path, content):
     path = tmp_path / "bad.json"
@@ -196,7 +220,10 @@ def test_play_says_when_the_move_comes_from_the_book(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv", [[], ["classic", "100"], ["duo", "x"], ["duo", "0"], ["nosuch", "10"],
                                   ["duo", "10", "--deep"], ["duo", "10", "--deep", "greedy"],
-                                  ["duo", "10", "--deep", "mcts:0"]])
+                                  ["duo", "10", "--deep", "mcts:0"], ["duo", "10", "--deep-plies", "3"],
+                                  ["duo", "10", "--deep", "mcts:40", "--deep-plies", "0"],
+                                  ["duo", "10", "--deep", "mcts:40", "--deep-plies", "x"],
+                                  ["duo", "10", "--deep", "mcts:40", "--deep-plies"]])
 def test_the_build_command_refuses_bad_arguments_with_one_line(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()

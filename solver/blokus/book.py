@@ -243,41 +243,56 @@ def second_replies(variant: str, first: str, reply: str) -> list[Game]:
 
 def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: int | None = None,
           second_lines: int = 0, base: OpeningBook | None = None, log=None,
-          deep: str | None = None) -> OpeningBook:
+          deep: str | None = None, deep_plies: int = 2) -> OpeningBook:
     """Search every position of :func:`opening_positions` (the first ``limit`` of them if
     given) with ``playouts`` mcts simulations, in ``workers`` processes; with ``second_lines``
     also the second colour's second move (:func:`second_replies`) after that many of the first
     moves the search liked best (a mirror image of one before it adds nothing).  With ``deep``
     (an mcts strategy with its simulations, :func:`deep_spec`) the positions every game meets --
-    the first move and the reply to each first move -- are searched with it instead: there one
-    short search locks onto one of several near-equal moves, a different one for each seed.
+    the first move and the reply to each first move (the first ``deep_plies`` moves; 3 takes in
+    the first colour's second move on the book's lines too) -- are searched with it instead:
+    there one short search locks onto one of several near-equal moves, a different one for each
+    seed.
     A position whose mirror image (``book_key``) is in the book already is not searched again.
     Every position has its own seed (by its place in that order), so the same arguments give
     the same book whatever ``workers``.  Entries of ``base`` (a book built with the same
-    playouts and seed) are taken over instead of searched again: with the same ``deep`` all of
-    them stay -- extending a book keeps its first move, whatever the search now likes best (the
-    ranking of the first moves, which picks the lines, is the search's), and adds lines without
-    dropping any; with another ``deep`` the first move and replies are searched anew, and only
-    the base's entries for positions the new lines still meet are kept."""
+    playouts and seed) are taken over instead of searched again where they were searched as
+    they would be now: with the same ``deep`` and ``deep_plies`` all of them stay -- extending a
+    book keeps its first move, whatever the search now likes best (the ranking of the first
+    moves, which picks the lines, is the search's), and adds lines without dropping any; with
+    only ``deep_plies`` changed, the moves that now take the other search are searched anew;
+    with another ``deep`` the first move and replies are searched anew, and only the base's
+    entries for positions the new lines still meet are kept."""
     from concurrent.futures import ProcessPoolExecutor
 
     _check_two_colours(variant)
-    if playouts < 1 or workers < 1 or second_lines < 0:
-        raise SolverError("playouts and workers must be at least 1, second lines at least 0")
+    if playouts < 1 or workers < 1 or second_lines < 0 or deep_plies < 1:
+        raise SolverError("playouts, workers and deep plies must be at least 1, second lines at least 0")
     about = {"playouts": playouts, "seed": seed, "strategy": "mcts", "second_lines": second_lines}
     if deep is not None:
         about["deep"] = deep_spec(deep)
+        if deep_plies != 2:     # books from before the option searched 2 plies deep
+            about["deep_plies"] = deep_plies
     if base is not None and (base.variant != variant or base.about.get("playouts") != playouts
                              or base.about.get("seed") != seed):
         raise SolverError("the book to extend was built with other arguments")
     known = canonical_entries(variant, base.entries) if base is not None else {}
-    same_deep = base is not None and base.about.get("deep") == deep
+    plain = f"mcts:{playouts}"
+
+    def spec(placed: int, deep: str | None, plies: int) -> str:
+        """The search a position with ``placed`` pieces on the board gets."""
+        return deep if deep is not None and placed < plies else plain
+
+    def reusable(placed: int) -> bool:
+        """Whether the base searched a position with ``placed`` pieces as this build would."""
+        return base is not None and (spec(placed, base.about.get("deep"), base.about.get("deep_plies", 2))
+                                     == spec(placed, deep, deep_plies))
+
     entries: dict[str, str] = {}
     start = Game(variant)
-    plain = f"mcts:{playouts}"
-    first_text, ranked = _book_move((variant, [], deep or plain, seed))
+    first_text, ranked = _book_move((variant, [], spec(0, deep, deep_plies), seed))
     key, view = book_key(start)
-    if key in known and same_deep:    # extending a book keeps its first move (and its lines)
+    if key in known and reusable(0):    # extending a book keeps its first move (and its lines)
         entries[key] = known[key]
         first = OpeningBook(variant, {key: known[key]}).lookup(start)
     else:
@@ -290,13 +305,13 @@ def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: i
             key, view = book_key(g)
             if key in entries:      # a mirror image of a position searched already
                 continue
-            shallow = len(g.moves) <= 1
-            if key in known and (same_deep or not shallow):
+            placed = len(g.moves)
+            if key in known and reusable(placed):
                 entries[key] = known[key]
             else:
                 entries[key] = ""   # taken: its mirror image later in the list is skipped
                 keys.append((offset + i, key, g, view))
-                tasks.append((variant, [g.move_text(m) for m in g.moves], (deep or plain) if shallow else plain,
+                tasks.append((variant, [g.move_text(m) for m in g.moves], spec(placed, deep, deep_plies),
                               seed * 1_000_003 + offset + i))
         for (index, key, g, view), (text, _) in zip(keys, pool.map(_book_move, tasks, chunksize=4), strict=True):
             entries[key] = map_cells(g, text, view)
@@ -322,30 +337,40 @@ def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: i
             replies = second_replies(variant, b, after.move_text(reply))
             search(replies, offset, pool)
             offset += len(replies)
-    if same_deep:
-        for key, text in known.items():   # what the base holds beyond these lines stays
-            entries.setdefault(key, text)
+    if reusable(0) and reusable(1):     # the same lines: what the base holds beyond them stays
+        for key, text in known.items():
+            if reusable(key.count("|")):
+                entries.setdefault(key, text)
     return OpeningBook(variant, entries, about)
 
 
-USAGE = "usage: python -m solver.blokus.book VARIANT PLAYOUTS [SEED [WORKERS [SECOND_LINES]]] [--deep SPEC]"
+USAGE = ("usage: python -m solver.blokus.book VARIANT PLAYOUTS [SEED [WORKERS [SECOND_LINES]]] "
+         "[--deep SPEC [--deep-plies N]]")
 
 
 def main(argv: list[str]) -> int:
     """``python -m solver.blokus.book VARIANT PLAYOUTS [SEED [WORKERS [SECOND_LINES]]] [--deep
-    SPEC]``: build the shipped book of VARIANT, taking over the entries of the one there if it
-    was built with the same playouts and seed (with another ``--deep``, only those its new
-    lines still meet); ``--deep`` searches the first move and the replies with the mcts
-    strategy SPEC (a developer tool: interrupted, it writes nothing)."""
+    SPEC [--deep-plies N]]``: build the shipped book of VARIANT, taking over the entries of the
+    one there if it was built with the same playouts and seed (with another ``--deep``, only
+    those its new lines still meet); ``--deep`` searches the first move and the replies (the
+    first N moves, 2 unless told) with the mcts strategy SPEC (a developer tool: interrupted,
+    it writes nothing)."""
     argv = list(argv)
-    deep = None
-    if "--deep" in argv:
-        i = argv.index("--deep")
-        if i + 1 >= len(argv):
-            print("error: --deep needs an mcts strategy, e.g. --deep mcts:200000:explore=0.3", file=sys.stderr)
-            return 2
-        deep = argv[i + 1]
-        del argv[i:i + 2]
+    options: dict[str, str] = {}
+    for name, example in (("--deep", "an mcts strategy, e.g. --deep mcts:200000:explore=0.3"),
+                          ("--deep-plies", "a whole number, e.g. --deep-plies 3")):
+        if name in argv:
+            i = argv.index(name)
+            if i + 1 >= len(argv):
+                print(f"error: {name} needs {example}", file=sys.stderr)
+                return 2
+            options[name] = argv[i + 1]
+            del argv[i:i + 2]
+    deep = options.get("--deep")
+    plies = options.get("--deep-plies", "2")
+    if not plies.isdigit() or (deep is None and "--deep-plies" in options):
+        print("error: --deep-plies is a whole number and goes with --deep", file=sys.stderr)
+        return 2
     if not 2 <= len(argv) <= 5:
         print(USAGE, file=sys.stderr)
         return 2
@@ -358,7 +383,7 @@ def main(argv: list[str]) -> int:
         if old is not None and (old.about.get("playouts"), old.about.get("seed")) != (playouts, seed):
             old = None
         book = build(argv[0], playouts, seed, workers, second_lines=lines, base=old, deep=deep,
-                     log=lambda s: print(s, file=sys.stderr, flush=True))
+                     deep_plies=int(plies), log=lambda s: print(s, file=sys.stderr, flush=True))
     except (SolverError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
