@@ -279,9 +279,10 @@ def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: i
     known = canonical_entries(variant, base.entries) if base is not None else {}
     plain = f"mcts:{playouts}"
 
-    def spec(placed: int, deep: str | None, plies: int) -> str:
-        """The search a position with ``placed`` pieces on the board gets."""
-        return deep if deep is not None and placed < plies else plain
+    def spec(placed: int, deep_search: str | None, plies: int) -> str:
+        """The search a position with ``placed`` pieces on the board gets in a build with
+        ``deep_search`` for its first ``plies`` moves."""
+        return deep_search if deep_search is not None and placed < plies else plain
 
     def reusable(placed: int) -> bool:
         """Whether the base searched a position with ``placed`` pieces as this build would."""
