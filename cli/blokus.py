@@ -304,6 +304,9 @@ def gtp(variant: str, strategy: str, seconds: float | None, seed: int, threads: 
                    "equal time on any machine, whatever a fixed level of the opponent takes there.")
 @click.option("--game-timeout", type=click.FloatRange(1, 86400), default=600, show_default=True,
               help="Seconds a game may last before it is abandoned (counted as not played).")
+@click.option("--openings", "openings_file", type=click.Path(dir_okay=False), default=None,
+              help="SGF collection of openings (moves only): games 2i and 2i+1 start from opening "
+                   "i (cycled), one with each colour; the CSV's opening column names it.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
               show_default=True, help="Per-game CSV ('-' is stdout; the summary then goes to stderr).")
 @click.option("--summary", "summary_file", type=click.Path(dir_okay=False), default=None,
@@ -312,20 +315,23 @@ def gtp(variant: str, strategy: str, seconds: float | None, seed: int, threads: 
               help="Write every game as an SGF collection.")
 @click.option("--quiet", "-q", is_flag=True, help="No line per game on stderr.")
 def match(variant: str, strategy: str, opponent: str, games: int, seconds: float | None, seed: int,
-          threads: int, book: bool, ponder: bool, equal_time: bool, game_timeout: float, output: str,
-          summary_file: str | None, sgf_file: str | None, quiet: bool) -> None:
+          threads: int, book: bool, ponder: bool, equal_time: bool, game_timeout: float,
+          openings_file: str | None, output: str, summary_file: str | None, sgf_file: str | None,
+          quiet: bool) -> None:
     """Play our strategy against another GTP engine, colours alternating; per-game CSV and a summary
     (score with Wilson interval, score as first and as second player, mean margin, time per
     move of both sides)."""
     from solver.blokus.match import Match, game_rows, summary
-    from solver.blokus.sgf import write_games
+    from solver.blokus.sgf import read_file_games, write_games
     from solver.montecarlo.output import render, write_rows
 
     for path in (output, summary_file, sgf_file):
         if path and path != "-":
             check_writable(path)
+    openings = read_file_games(openings_file) if openings_file else None
     m = Match(variant_by_name(variant), strategy, opponent, seed=seed, seconds=seconds,
-              timeout=game_timeout, threads=threads, book=book, ponder=ponder, equal_time=equal_time)
+              timeout=game_timeout, threads=threads, book=book, ponder=ponder, equal_time=equal_time,
+              openings=openings)
     played: list = []
 
     def report(g) -> None:

@@ -508,6 +508,57 @@ def test_match_at_equal_time_follows_the_opponents_time_per_move(tmp_path, capsy
     assert code == 2 and "--equal-time needs --time" in err and err.count("\n") == 1
 
 
+def test_match_from_openings_plays_each_opening_with_both_colours(tmp_path, capsys):
+    """--openings: games 2i and 2i+1 start from opening i (cycled), our player taking the first
+    colour in the even game and the second in the odd one; the opponent is told the opening's
+    moves (its play accepts them) and the records begin with them."""
+    openings = tmp_path / "open.blksgf"
+    openings.write_text("(;GM[Blokus Duo];B[e10,e9,f9];W[j5,j6])\n(;GM[Blokus Duo];B[e10,f10];W[j5])\n")
+    out, sgf = tmp_path / "m.csv", tmp_path / "m.blksgf"
+    code, _, err = run(["blokus", "match", "--strategy", "greedy", "--opponent", OWN_ENGINE, "--games", "6",
+                        "--openings", str(openings), "-o", str(out), "--sgf", str(sgf)], capsys)
+    assert code == 0, err
+    rows = list(csv.DictReader(out.open()))
+    assert [(r["opening"], r["seat"]) for r in rows] == [("1", "0"), ("1", "1"), ("2", "0"), ("2", "1"),
+                                                       ("1", "0"), ("1", "1")]
+    assert all(r["result"] in ("win", "draw", "loss") and r["note"] == "" for r in rows)
+    from solver.blokus.sgf import read_games
+
+    starts = [["e9,f9,e10", "j5,j6"], ["e10,f10", "j5"]]
+    for i, g in enumerate(read_games(sgf.read_text())):
+        assert g.is_over
+        assert [g.move_text(m) for m in g.moves[:2]] == starts[(i // 2) % 2]
+        # after the opening both sides made the moves of their own colour: the record's colours
+        # alternate as the rules say, so it replays (read_games checked it)
+        r = rows[i]
+        pts = g.pentobi_points()
+        assert int(r["margin"]) == pts[int(r["seat"])] - pts[1 - int(r["seat"])]
+    assert int(next(iter(rows))["moves"]) == len(read_games(sgf.read_text())[0].moves)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("(;GM[Blokus];1[a20])", "opening 1 is a classic game, not duo"),
+    ("(;GM[Blokus Duo]AB[e10])", "opening 1 has setup pieces"),
+    ("(;GM[Blokus Duo]PL[W])", "opening 1 sets the colour to play"),
+    ("(;GM[Blokus Duo];B[e10];W[zz])", "game 1: move 2"),
+    ("", "malformed SGF"),
+])
+def test_match_refuses_bad_openings(tmp_path, capsys, text, message):
+    path = tmp_path / "bad.blksgf"
+    path.write_text(text)
+    code, _, err = run(["blokus", "match", "--opponent", OWN_ENGINE, "--openings", str(path)], capsys)
+    assert code == 2 and message in err and err.count("\n") == 1, err
+    code, _, err = run(["blokus", "match", "--opponent", OWN_ENGINE, "--openings", str(tmp_path / "none")], capsys)
+    assert code == 2 and "no such file" in err
+
+
+def test_match_refuses_a_finished_opening():
+    game = random_position("duo", 400, 5)
+    assert game.is_over
+    with pytest.raises(SolverError, match="opening 1 is a finished game"):
+        Match(variant_by_name("duo"), "greedy", OWN_ENGINE, openings=[game])
+
+
 def test_match_reports_a_broken_opponent_as_not_played(tmp_path):
     # an "engine" that answers every command with an illegal move
     fake = tmp_path / "fake.py"

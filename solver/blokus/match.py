@@ -11,6 +11,11 @@ Pentobi's is a number of simulations, so its time per move depends on the machin
 and a fixed ``--time`` of ours measures "at equal time" only where it happens to match.  After
 each game the budget is set so that our expected time per move equals the opponent's mean so far
 (``equal_time_budget``); the first game uses the given ``seconds``.
+
+With ``openings`` (games read from an SGF collection) game ``i`` starts from the position after
+opening ``(i // 2) % len(openings)``: each opening is played twice in a row, once with each
+colour, so a line's value for either side is measured directly (as chess engine testers use
+opening suites) and not only when the opponent happens to choose it.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from dataclasses import dataclass, field
 from solver import __version__
 from solver.blokus.game import Game
 from solver.blokus.gtp import GtpClient, GtpEngine, GtpError, final_score_text
-from solver.blokus.variants import Variant
+from solver.blokus.variants import Variant, variant_by_name  # noqa: F401 (doctest)
 from solver.errors import SolverError
 from solver.montecarlo.stats import wilson_interval
 
@@ -45,6 +50,7 @@ class MatchGame:
     opponent_seconds: float = 0.0
     book_moves: int = 0          # our moves taken from the opening book
     budget: float | None = None  # our mcts time budget per move in this game (seconds)
+    opening: int | None = None   # index of the opening the game started from (with openings)
     note: str = ""
     game: Game | None = field(default=None, repr=False)
 
@@ -91,12 +97,42 @@ def equal_time_budget(games: list[MatchGame], first: float) -> float:
     return min(max(budget, first / EQUAL_TIME_RANGE, 0.001), first * EQUAL_TIME_RANGE)
 
 
+def check_openings(variant: Variant, openings: list[Game]) -> list[Game]:
+    """The openings of a match, checked: of ``variant``, without setup pieces (a GTP engine learns
+    a position only through ``play``), with the usual colour to play and not over.
+
+    >>> from solver.blokus.sgf import read_games
+    >>> [g] = check_openings(variant_by_name("duo"), read_games("(;GM[Blokus Duo];B[e10,e9,f9];W[j5])"))
+    >>> [g.move_text(m) for m in g.moves], g.colour_name(g.to_play)
+    (['e9,f9,e10', 'j5'], 'purple')
+    >>> check_openings(variant_by_name("classic-2"), read_games("(;GM[Blokus Duo];B[e10])"))
+    Traceback (most recent call last):
+    solver.errors.SolverError: opening 1 is a duo game, not classic-2
+    """
+    if not openings:
+        raise SolverError("the openings file holds no game")
+    for i, g in enumerate(openings, 1):
+        if g.variant.name != variant.name:
+            raise SolverError(f"opening {i} is a {g.variant.name} game, not {variant.name}")
+        if g.setup:
+            raise SolverError(f"opening {i} has setup pieces (AB/AW/A1-A4); an opening must be moves only")
+        replay = Game(variant)
+        for move in g.moves:
+            replay.play(move)
+        if replay.to_play != g.to_play:
+            raise SolverError(f"opening {i} sets the colour to play (PL); an opening must be moves only")
+        if g.to_play is None:
+            raise SolverError(f"opening {i} is a finished game")
+    return openings
+
+
 class Match:
     """Plays games of ``strategy`` against the engine started by ``opponent`` (a command line)."""
 
     def __init__(self, variant: Variant, strategy: str, opponent: str, seed: int = 0,
                  seconds: float | None = None, timeout: float = 600.0, threads: int = 1,
-                 book: bool = True, ponder: bool = False, equal_time: bool = False) -> None:
+                 book: bool = True, ponder: bool = False, equal_time: bool = False,
+                 openings: list[Game] | None = None) -> None:
         if variant.n_players != 2:
             raise SolverError(f"matches are for two-player variants (duo, classic-2, trigon-2), not {variant.name}")
         self.variant = variant
@@ -114,6 +150,7 @@ class Match:
         if equal_time and not seconds:
             raise SolverError("--equal-time needs --time (the first game's time per move)")
         self.equal_time = equal_time
+        self.openings = check_openings(variant, openings) if openings is not None else None
         self.finished: list[MatchGame] = []   # the games played so far (equal_time's record)
         self.client: GtpClient | None = None
         # checks the spec before any game starts
@@ -147,6 +184,17 @@ class Match:
             client = self._client()
             client.send(f"set_game {v.sgf_game}", timeout=30)
             client.send("clear_board", timeout=30)
+            if self.openings:
+                result.opening = (index // 2) % len(self.openings)
+                for move in self.openings[result.opening].moves:
+                    colour = v.sgf_colour_props[move.colour]
+                    text = game.move_text(move)
+                    game.play(move)
+                    try:
+                        client.send(f"play {colour} {text}", timeout=30)
+                    except GtpError as exc:
+                        raise GtpError(f"the opponent rejected opening {result.opening + 1}'s move "
+                                       f"{colour} {text} (move {len(game.moves)}): {exc}") from None
             while True:
                 k = game.to_play
                 if k is None:
@@ -234,7 +282,8 @@ def game_rows(match: Match, games: list[MatchGame], complete: bool) -> list[dict
             "seconds_per_move": g.our_seconds / g.our_moves if g.our_moves else float("nan"),
             "opponent_seconds_per_move": g.opponent_seconds / g.opponent_moves if g.opponent_moves else float("nan"),
             "budget_seconds": g.budget if g.budget is not None else float("nan"),
-            "book": match.book and g.book_moves > 0, "book_moves": g.book_moves, "note": g.note,
+            "book": match.book and g.book_moves > 0, "book_moves": g.book_moves,
+            "opening": g.opening + 1 if g.opening is not None else "", "note": g.note,
             "complete": complete, "seed": match.seed, "solver_version": __version__,
         })
     return rows
@@ -282,4 +331,5 @@ def summary(match: Match, games: list[MatchGame]) -> dict:
         "threads": match.threads,
         "ponder": match.ponder,
         "equal_time": match.equal_time,
+        "openings": len(match.openings) if match.openings else 0,
     }

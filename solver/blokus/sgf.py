@@ -242,16 +242,30 @@ def read_game(text: str) -> Game:
     return game_from_nodes(parse(text)[0])
 
 
+def _file_text(path: str) -> str:
+    data = read_bytes(path, "SGF file", limit=MAX_FILE_BYTES)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
 def read_file(path: str) -> Game:
     """The first game of an SGF file; SolverError if unreadable, larger than 4 MB or not a valid
     record.  UTF-8 (a byte-order mark is ignored), else SGF's default ISO-8859-1, which Pentobi
     also reads."""
-    data = read_bytes(path, "SGF file", limit=MAX_FILE_BYTES)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
-    return read_game(text)
+    return read_game(_file_text(path))
+
+
+def read_file_games(path: str) -> list[Game]:
+    """Every game of an SGF collection file (as :func:`read_file`), errors naming the game."""
+    out = []
+    for i, nodes in enumerate(parse(_file_text(path)), 1):
+        try:
+            out.append(game_from_nodes(nodes))
+        except SolverError as exc:
+            raise SolverError(f"{path}, game {i}: {exc}") from None
+    return out
 
 
 def _escape(text: str) -> str:
