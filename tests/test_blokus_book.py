@@ -12,6 +12,7 @@ from solver.blokus.book import (
     OpeningBook,
     book_key,
     build,
+    choose,
     main,
     map_cells,
     opening_positions,
@@ -193,6 +194,67 @@ def test_deep_plies_takes_in_the_first_colours_second_move():
     marked.entries[reply_key] = other     # a move no search chose: taken over, not searched again
     grown = build("duo", 3, seed=5, limit=limit, base=marked, deep="mcts:6", deep_plies=3)
     assert grown.entries[reply_key] == other and ply(grown, 2) == ply(three, 2)
+
+
+def test_a_chosen_entry_is_played_in_every_view_and_survives_a_rebuild():
+    """An entry set from match results (choose) is what the book plays in the position and in
+    its mirror image, is listed under ``matched``, and a rebuild -- over the book, or given the
+    entries alone -- keeps it where the search would choose another move."""
+    base = build("duo", 3, seed=5, limit=12)
+    reply_key = next(k for k in base.entries if k.count("|") == 1)
+    reply = game_from_key(reply_key)
+    line = [reply.move_text(m) for m in reply.setup]
+    other = next(reply.move_text(m) for m in reply.legal_moves()
+                 if map_cells(reply, reply.move_text(m), book_key(reply)[1]) != base.entries[reply_key])
+    chosen = choose(base, line, other)
+    assert set(chosen.about["matched"]) == {reply_key} and chosen.about["playouts"] == 3
+    for view in Game("duo").variant.symmetries:      # the line as played and mirrored
+        game = Game("duo")
+        for text in line:
+            game.play(",".join(game.cell_name(view[game.variant.geometry.parse_cell(c)]) for c in text.split(",")))
+        expected = ",".join(sorted(game.cell_name(view[game.variant.geometry.parse_cell(c)]) for c in other.split(",")))
+        assert ",".join(sorted(game.move_text(chosen.lookup(game)).split(","))) == expected
+    rebuilt = build("duo", 3, seed=5, limit=12, base=chosen)
+    assert rebuilt.entries == chosen.entries and rebuilt.about["matched"] == chosen.about["matched"]
+    given = build("duo", 3, seed=5, limit=12, matched=chosen.about["matched"])
+    assert given.entries == chosen.entries
+    assert "matched" not in base.about and build("duo", 3, seed=5, limit=12).entries == base.entries
+
+
+@pytest.mark.parametrize("line, move, message", [
+    (["e10,e9,f8,f9,g9"], "a1", "the chosen move a1"),
+    (["e10,e9,f8,f9,g9"], "e10", "the chosen move e10"),
+    (["a1"], "j5", "move 1 of the line (a1)"),
+])
+def test_choose_refuses_an_illegal_line_or_move(line, move, message):
+    with pytest.raises(SolverError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        choose(OpeningBook("duo", {}), line, move)
+
+
+def test_the_choose_command_changes_the_shipped_book(tmp_path, monkeypatch, capsys):
+    import solver.blokus.book as book_module
+
+    (tmp_path / "book_duo.json").write_text(book_module.book_path("duo").read_text())
+    monkeypatch.setattr(book_module, "BOOK_DIR", tmp_path)
+    book_module._shipped.cache_clear()
+    try:
+        assert main(["duo", "--choose", "e10,e9,f8,f9,g9; h6,i6,i7,j5,j6", "f5,g4,g5,g6,g7"]) == 0
+        book = OpeningBook.load(tmp_path / "book_duo.json")
+        game = Game("duo")
+        game.play("e10,e9,f8,f9,g9")
+        game.play("h6,i6,i7,j5,j6")
+        assert sorted(game.move_text(book.lookup(game)).split(",")) == ["f5", "g4", "g5", "g6", "g7"]
+        assert len(book.about["matched"]) == 1 and book.about["deep"]
+        before = (tmp_path / "book_duo.json").read_text()
+        for argv in (["duo", "--choose", "e10,e9,f8,f9,g9", "a1"], ["duo", "--choose", "x"],
+                     ["classic", "--choose", "", "a1"], ["duo", "5", "--choose", "", "e10"]):
+            capsys.readouterr()
+            assert main(argv) == 2
+            err = capsys.readouterr().err.strip()
+            assert err and "\n" not in err and "Traceback" not in err
+        assert (tmp_path / "book_duo.json").read_text() == before
+    finally:
+        book_module._shipped.cache_clear()
 
 
 @pytest.mark.parametrize("content", ["", "{", "[]", json.dumps({"variant": "duo"})])

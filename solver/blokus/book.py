@@ -5,7 +5,9 @@ them poorly (against Pentobi level 5 in Duo, a third of a second for each of the
 moves lifts the score by about a tenth).  The book holds the move a long ``mcts`` search chose
 in each position of the opening it covers, so the player answers those at once and keeps its
 time for later.  The entries are made by :func:`build` (``python -m solver.blokus.book``) from
-our own search only.
+our own search; where matches showed a search's choice to be a poor one, an entry can be set by
+hand from the match results (:func:`choose`, ``--choose``): those entries are listed in the
+book's ``about`` block under ``matched`` and a rebuild keeps them.
 
 A position is known by the colour to play and the set of placements on the board, in any order
 (so transpositions share an entry), seen from the side of the board that gives the smallest key
@@ -102,6 +104,35 @@ def canonical_entries(variant: str, entries: dict[str, str]) -> dict[str, str]:
 def invert(view: dict[Cell, Cell]) -> dict[Cell, Cell]:
     """The symmetry that undoes ``view``."""
     return {b: a for a, b in view.items()}
+
+
+def choose(book: OpeningBook, line: list[str], move: str) -> OpeningBook:
+    """A copy of ``book`` that plays ``move`` after the moves ``line`` (cell lists from the
+    start; the colour to play there plays ``move``), listed under ``matched`` in its about block
+    so that :func:`build` keeps it: for entries chosen by match results, not by a search.
+    SolverError for an illegal line or move.
+
+    >>> book = choose(OpeningBook("duo", {}), ["e10,e9,f8,f9,g9"], "j5,i6,j6,h7,i7")
+    >>> g = Game("duo"); _ = g.play("e9,e10,f8,g9,f9")
+    >>> g.move_text(book.lookup(g)), book.about["matched"] == book.entries
+    ('j5,i6,j6,h7,i7', True)
+    """
+    game = Game(book.variant)
+    for number, text in enumerate(line, 1):
+        try:
+            game.play(text)
+        except SolverError as exc:
+            raise SolverError(f"move {number} of the line ({text}): {exc}") from None
+    try:
+        chosen = game.move_from_cells(move, game.to_play)
+        if not game.is_legal(chosen):
+            raise SolverError(game.why_illegal(chosen))
+    except SolverError as exc:
+        raise SolverError(f"the chosen move {move}: {exc}") from None
+    key, view = book_key(game)
+    text = map_cells(game, game.move_text(chosen), view)
+    matched = {**book.about.get("matched", {}), key: text}
+    return OpeningBook(book.variant, {**book.entries, key: text}, {**book.about, "matched": matched})
 
 
 class OpeningBook:
@@ -243,7 +274,8 @@ def second_replies(variant: str, first: str, reply: str) -> list[Game]:
 
 def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: int | None = None,
           second_lines: int = 0, base: OpeningBook | None = None, log=None,
-          deep: str | None = None, deep_plies: int = 2) -> OpeningBook:
+          deep: str | None = None, deep_plies: int = 2,
+          matched: dict[str, str] | None = None) -> OpeningBook:
     """Search every position of :func:`opening_positions` (the first ``limit`` of them if
     given) with ``playouts`` mcts simulations, in ``workers`` processes; with ``second_lines``
     also the second colour's second move (:func:`second_replies`) after that many of the first
@@ -262,7 +294,9 @@ def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: i
     moves, which picks the lines, is the search's), and adds lines without dropping any; with
     only ``deep_plies`` changed, the moves that now take the other search are searched anew;
     with another ``deep`` the first move and replies are searched anew, and only the base's
-    entries for positions the new lines still meet are kept."""
+    entries for positions the new lines still meet are kept.  ``matched`` (entries chosen by
+    match results, :func:`choose`; the base's own unless given) replace what the search chose
+    and are listed in the new book's about block again."""
     from concurrent.futures import ProcessPoolExecutor
 
     _check_two_colours(variant)
@@ -342,11 +376,16 @@ def build(variant: str, playouts: int, seed: int = 1, workers: int = 1, limit: i
         for key, text in known.items():
             if reusable(key.count("|")):
                 entries.setdefault(key, text)
+    if matched is None and base is not None:
+        matched = base.about.get("matched")
+    if matched:
+        entries.update(matched)
+        about["matched"] = dict(matched)
     return OpeningBook(variant, entries, about)
 
 
 USAGE = ("usage: python -m solver.blokus.book VARIANT PLAYOUTS [SEED [WORKERS [SECOND_LINES]]] "
-         "[--deep SPEC [--deep-plies N]]")
+         "[--deep SPEC [--deep-plies N]] | VARIANT --choose 'MOVE;MOVE;...' MOVE")
 
 
 def main(argv: list[str]) -> int:
@@ -355,8 +394,28 @@ def main(argv: list[str]) -> int:
     one there if it was built with the same playouts and seed (with another ``--deep``, only
     those its new lines still meet); ``--deep`` searches the first move and the replies (the
     first N moves, 2 unless told) with the mcts strategy SPEC (a developer tool: interrupted,
-    it writes nothing)."""
+    it writes nothing).  ``VARIANT --choose 'MOVE;MOVE;...' MOVE`` sets the shipped book's move
+    after that line (moves separated by semicolons, each a cell list; an empty line is the start)
+    to MOVE, as :func:`choose`; a rebuild keeps it."""
     argv = list(argv)
+    if "--choose" in argv:
+        i = argv.index("--choose")
+        rest = argv[:i] + argv[i + 3:]
+        if len(rest) != 1 or len(argv) < i + 3:
+            print(USAGE, file=sys.stderr)
+            return 2
+        line = [m.strip() for m in argv[i + 1].split(";") if m.strip()]
+        try:
+            book = OpeningBook.for_variant(rest[0])
+            if book is None:
+                raise SolverError(f"there is no {rest[0]} book to change")
+            book = choose(book, line, argv[i + 2].strip())
+        except SolverError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        book.save(book_path(rest[0]))
+        print(f"{len(book.about['matched'])} entries chosen by matches in {book_path(rest[0])}")
+        return 0
     options: dict[str, str] = {}
     for name, example in (("--deep", "an mcts strategy, e.g. --deep mcts:200000:explore=0.3"),
                           ("--deep-plies", "a whole number, e.g. --deep-plies 3")):
@@ -383,8 +442,10 @@ def main(argv: list[str]) -> int:
         old = OpeningBook.for_variant(argv[0])
         if old is not None and (old.about.get("playouts"), old.about.get("seed")) != (playouts, seed):
             old = None
+        shipped = OpeningBook.for_variant(argv[0])
         book = build(argv[0], playouts, seed, workers, second_lines=lines, base=old, deep=deep,
-                     deep_plies=int(plies), log=lambda s: print(s, file=sys.stderr, flush=True))
+                     deep_plies=int(plies), log=lambda s: print(s, file=sys.stderr, flush=True),
+                     matched=shipped.about.get("matched") if shipped is not None else None)
     except (SolverError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
