@@ -552,6 +552,19 @@ def test_match_refuses_bad_openings(tmp_path, capsys, text, message):
     assert code == 2 and "no such file" in err
 
 
+def test_an_opening_the_opponent_rejects_is_reported_and_not_played(tmp_path):
+    # an "engine" that refuses every play command
+    fake = tmp_path / "fake.py"
+    fake.write_text("import sys\nfor line in sys.stdin:\n"
+                    "    print('? illegal move' if line.startswith('play') else '=')\n    print(flush=True)\n")
+    opening = Game("duo")
+    opening.play("e10,e9,f9")
+    m = Match(variant_by_name("duo"), "greedy", f"{sys.executable} {fake}", timeout=20, openings=[opening])
+    games = m.play(1)
+    assert games[0].result == "not played" and games[0].opening == 0
+    assert "the opponent rejected opening 1's move B " in games[0].note and "(move 1)" in games[0].note
+
+
 def test_match_refuses_a_finished_opening():
     game = random_position("duo", 400, 5)
     assert game.is_over

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from solver import __version__
 from solver.blokus.game import Game
 from solver.blokus.gtp import GtpClient, GtpEngine, GtpError, final_score_text
-from solver.blokus.variants import Variant, variant_by_name  # noqa: F401 (doctest)
+from solver.blokus.variants import Variant
 from solver.errors import SolverError
 from solver.montecarlo.stats import wilson_interval
 
@@ -102,6 +102,7 @@ def check_openings(variant: Variant, openings: list[Game]) -> list[Game]:
     a position only through ``play``), with the usual colour to play and not over.
 
     >>> from solver.blokus.sgf import read_games
+    >>> from solver.blokus.variants import variant_by_name
     >>> [g] = check_openings(variant_by_name("duo"), read_games("(;GM[Blokus Duo];B[e10,e9,f9];W[j5])"))
     >>> [g.move_text(m) for m in g.moves], g.colour_name(g.to_play)
     (['e9,f9,e10', 'j5'], 'purple')
