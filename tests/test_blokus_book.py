@@ -238,13 +238,17 @@ def test_the_choose_command_changes_the_shipped_book(tmp_path, monkeypatch, caps
     monkeypatch.setattr(book_module, "BOOK_DIR", tmp_path)
     book_module._shipped.cache_clear()
     try:
-        assert main(["duo", "--choose", "e10,e9,f8,f9,g9; h6,i6,i7,j5,j6", "f5,g4,g5,g6,g7"]) == 0
+        shipped = OpeningBook.load(tmp_path / "book_duo.json")
+        assert main(["duo", "--choose", "e10,e9,f8,f9,g9; i6,j5,j6,j7,k6", "g5,h5,i5,g6,g7"]) == 0
         book = OpeningBook.load(tmp_path / "book_duo.json")
         game = Game("duo")
         game.play("e10,e9,f8,f9,g9")
-        game.play("h6,i6,i7,j5,j6")
-        assert sorted(game.move_text(book.lookup(game)).split(",")) == ["f5", "g4", "g5", "g6", "g7"]
-        assert len(book.about["matched"]) == 1 and book.about["deep"]
+        game.play("i6,j5,j6,j7,k6")
+        assert sorted(game.move_text(book.lookup(game)).split(",")) == ["g5", "g6", "g7", "h5", "i5"]
+        matched = book.about["matched"]
+        assert len(matched) == len(shipped.about.get("matched", {})) + 1 and book.about["deep"]
+        assert {k: v for k, v in book.entries.items() if k not in matched} == \
+            {k: v for k, v in shipped.entries.items() if k not in matched}
         before = (tmp_path / "book_duo.json").read_text()
         for argv in (["duo", "--choose", "e10,e9,f8,f9,g9", "a1"], ["duo", "--choose", "x"],
                      ["classic", "--choose", "", "a1"], ["duo", "5", "--choose", "", "e10"]):
