@@ -1,4 +1,4 @@
-"""`solver blokus` commands: moves, perft, show, selfplay, play (one decision), gtp, match."""
+"""`solver blokus` commands: moves, perft, show, selfplay, play (one decision), gtp, match, lines."""
 
 from __future__ import annotations
 
@@ -321,7 +321,7 @@ def match(variant: str, strategy: str, opponent: str, games: int, seconds: float
     """Play our strategy against another GTP engine, colours alternating; per-game CSV and a summary
     (score with Wilson interval, score as first and as second player, mean margin, time per
     move of both sides)."""
-    from solver.blokus.match import Match, game_rows, summary
+    from solver.blokus.match import Match, game_rows, record_comment, summary
     from solver.blokus.sgf import read_file_games, write_games
     from solver.montecarlo.output import render, write_rows
 
@@ -354,7 +354,42 @@ def match(variant: str, strategy: str, opponent: str, games: int, seconds: float
         text = render([s]).rstrip("\n")
         click.echo(("" if complete else "(interrupted) ") + "summary:\n" + text, err=output == "-")
         if sgf_file:
-            entries = [(g.game, f"match {g.index + 1}", f"{strategy} (seat {g.seat}) vs {opponent}: {g.result} "
-                        f"{g.points}-{g.opponent_points}" + (f"; {g.note}" if g.note else ""))
+            entries = [(g.game, f"match {g.index + 1}", record_comment(strategy, opponent, g))
                        for g in played if g.game is not None]
             write_text_atomic(sgf_file, write_games(entries))
+
+
+@group.command()
+@click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--plies", type=click.IntRange(1, 40), default=2, show_default=True,
+              help="Moves that make a line (1: the first player's first move; 3: up to the first "
+                   "player's second move).")
+@click.option("--seat", type=click.Choice(["first", "second", "both"]), default="both", show_default=True,
+              help="Lines of the games in which our player moved first, second, or both.")
+@click.option("--min-games", type=click.IntRange(1, 10**9), default=1, show_default=True,
+              help="Leave out lines played fewer times.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              show_default=True, help="CSV of the lines ('-' is stdout).")
+@click.option("--suite", "suite_file", type=click.Path(dir_okay=False), default=None,
+              help="Also write the listed lines as an SGF opening suite for match --openings.")
+def lines(records: tuple[str, ...], plies: int, seat: str, min_games: int, output: str,
+          suite_file: str | None) -> None:
+    """Our score per opening line in match records (match --sgf files): games grouped by our
+    seat and their first moves, most played first, with Wilson interval and mean margin."""
+    from solver.blokus.lines import line_table, read_records, suite_games
+    from solver.blokus.sgf import write_games
+    from solver.montecarlo.output import write_rows
+
+    for path in (output, suite_file):
+        if path and path != "-":
+            check_writable(path)
+    found = read_records(records)
+    rows = [r for r in line_table(found, plies)
+            if r.games >= min_games and seat in ("both", ("first", "second")[r.seat])]
+    write_rows([r.row() for r in rows], output)
+    if suite_file:
+        if not rows:
+            raise click.ClickException("no line is left to write as a suite (see --min-games, --seat)")
+        variant = found[0][0].variant.name
+        games = suite_games(rows, variant)
+        write_text_atomic(suite_file, write_games([(g, f"line {i + 1}", "") for i, g in enumerate(games)]))

@@ -20,6 +20,7 @@ opening suites) and not only when the opponent happens to choose it.
 
 from __future__ import annotations
 
+import re
 import shlex
 import time
 from collections.abc import Callable
@@ -288,6 +289,33 @@ def game_rows(match: Match, games: list[MatchGame], complete: bool) -> list[dict
             "complete": complete, "seed": match.seed, "solver_version": __version__,
         })
     return rows
+
+
+#: a record's root comment: ``STRATEGY (seat N) vs OPPONENT: RESULT OURS-THEIRS[; NOTE]``
+_RECORD_COMMENT = re.compile(r"(?s).*?\(seat (\d+)\) vs .*?: (win|draw|loss|not played) (\d+)-(\d+)(?:; .*)?")
+
+
+def record_comment(strategy: str, opponent: str, g: MatchGame) -> str:
+    """The root comment of a game's SGF record: who played, our seat, the result and points
+    (read back by :func:`parse_record_comment`, e.g. for scores per opening line).
+
+    >>> text = record_comment("mcts", "pentobi-gtp --level 6", MatchGame(3, 1, "loss", 60, 66))
+    >>> text
+    'mcts (seat 1) vs pentobi-gtp --level 6: loss 60-66'
+    >>> parse_record_comment(text)
+    (1, 'loss', 60, 66)
+    """
+    return (f"{strategy} (seat {g.seat}) vs {opponent}: {g.result} {g.points}-{g.opponent_points}"
+            + (f"; {g.note}" if g.note else ""))
+
+
+def parse_record_comment(text: str) -> tuple[int, str, int, int] | None:
+    """(our seat, result, our points, the opponent's points) from a :func:`record_comment`;
+    None for any other text."""
+    m = _RECORD_COMMENT.fullmatch(text)
+    if m is None:
+        return None
+    return int(m.group(1)), m.group(2), int(m.group(3)), int(m.group(4))
 
 
 def seat_score(games: list[MatchGame], seat: int) -> float:

@@ -259,10 +259,16 @@ def read_file(path: str) -> Game:
 
 def read_file_games(path: str) -> list[Game]:
     """Every game of an SGF collection file (as :func:`read_file`), errors naming the game."""
+    return [game for game, _ in read_file_games_and_roots(path)]
+
+
+def read_file_games_and_roots(path: str) -> list[tuple[Game, Node]]:
+    """Every game of an SGF collection file with its root node (whose properties, such as the
+    ``GC`` comment, say more about the game), errors naming the game."""
     out = []
     for i, nodes in enumerate(parse(_file_text(path)), 1):
         try:
-            out.append(game_from_nodes(nodes))
+            out.append((game_from_nodes(nodes), nodes[0]))
         except SolverError as exc:
             raise SolverError(f"{path}, game {i}: {exc}") from None
     return out
