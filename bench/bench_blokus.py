@@ -77,7 +77,7 @@ def test_mcts_middle_game_simulations(benchmark, placements):
     the number a level-7 search of a second runs there, with hundreds of children at the root),
     from the position a short ``mcts:300`` self-play reaches after ``placements`` placements.
     Pentobi's level 7 runs 86,600 (after 10) and 340,600 (after 16) a second in the same
-    positions on the session-36 machine (docs/blokus.md, *where the simulations go*)."""
+    positions on the session-36 machine (docs/blokus-strength.md, *where the simulations go*)."""
     from solver.blokus.players import MctsPlayer, choose_move
 
     game = Game("duo")

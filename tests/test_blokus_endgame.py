@@ -132,7 +132,7 @@ def test_budget_and_bad_input():
 
 
 def test_player_plays_a_proven_win_and_is_reproducible():
-    assert SEARCH_PARAMS["endgame"] == 0   # off by default: measured no stronger (docs/blokus.md)
+    assert SEARCH_PARAMS["endgame"] == 0   # off by default: measured no stronger (docs/blokus-strength.md, session 30)
     v = VARIANTS["duo"]
     solver = ext.EndgameSolver(*tables(v))
     for seed in range(200):

@@ -3,7 +3,7 @@
 Near the end of a game few placements are left and the game can be searched to its end
 (``EndgameSolver`` in ``ext/blokus_endgame.pxi``: alpha-beta on the final margin with a
 transposition table).  ``solve_endgame`` asks it for the colour to play; ``mcts:endgame=S``
-lets the tree search do the same before each move (see docs/blokus.md: it measured no stronger,
+lets the tree search do the same before each move (see docs/blokus-strength.md, session 30: it measured no stronger,
 so it is off by default).
 
 >>> from solver.blokus.game import Game
