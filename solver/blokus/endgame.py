@@ -3,8 +3,8 @@
 Near the end of a game few placements are left and the game can be searched to its end
 (``EndgameSolver`` in ``ext/blokus_endgame.pxi``: alpha-beta on the final margin with a
 transposition table).  ``solve_endgame`` asks it for the colour to play; ``mcts:endgame=S``
-lets the tree search do the same before each move (see docs/blokus-strength.md, session 30: it measured no stronger,
-so it is off by default).
+lets the tree search do the same before each move (see docs/blokus-strength.md, session 30: it
+measured no stronger, so it is off by default).
 
 >>> from solver.blokus.game import Game
 >>> solve_endgame(Game("duo"), max_nodes=1000) is None   # the opening is far too large
