@@ -75,6 +75,7 @@ DEF MAXCHUNK = (MAXHEIGHT + 3) // 4   # scan's lanes4 chunks: four groups of at 
 
 DEF MAXPLIES = 128
 DEF NFEAT = 18         # move evaluation features (EVAL_FEATURES)
+DEF KOMI_EVERY = 256   # simulations between two adjustments of the dynamic komi
 DEF MAXPARAMS = 48     # room for the mcts parameters (SEARCH_PARAMS, checked at import)
 DEF EVEN_COLS = 0x5555555555555555
 
@@ -1090,6 +1091,9 @@ cdef struct SearchParams:
     int32_t local_cap     # > 0: playouts count local scores above this as this (``local_pick``)
     double length_weight  # > 0: a win is worth up to length_weight / 2 less (a loss more) the longer
                           #   its game against this search's playouts (placements, running mean, spread)
+    double komi           # > 0, two sides: dynamic komi (``komi_adjust``), points per adjustment ...
+    double komi_max       #   ... up to this many points for the searching side ...
+    double komi_lo        #   ... raised while its win share is below komi_lo, lowered above komi_lo + 0.1
     double ew[NFEAT + MAXPIECES]   # EVAL_FEATURES weights, then one weight per piece (0 if not given)
 
 
@@ -1644,6 +1648,15 @@ cdef struct Search:
     # (``quality``) and game lengths (``length_weight``)
     RunningStat margins[MAXTHREADS][MAXCOLOURS]
     RunningStat lengths[MAXTHREADS]
+    # dynamic komi (``komi_start``, ``komi_adjust``): the side searching (-1: off), the points each
+    # side is given when a playout's winner is decided (kept from one search to the next in a game),
+    # per worker that side's wins and simulations in this search, and their totals at the last adjustment
+    int32_t komi_side
+    double komi[MAXCOLOURS]
+    double komi_win[MAXTHREADS]
+    double komi_n[MAXTHREADS]
+    double komi_seen_win
+    double komi_seen_n
 
 
 cdef struct Worker:        # one searching thread's scratch and counters
@@ -1696,6 +1709,7 @@ cdef int search_alloc(Search* t, int32_t cap, int32_t codespace) noexcept nogil:
         t.lgr_hash[i] = <uint32_t>(rng_next(&words) >> 32)
     t.codespace = codespace
     t.cap = cap
+    t.komi_side = -1
     lgr_clear(t, MAXCOLOURS)
     return 1
 
@@ -1735,6 +1749,50 @@ cdef void root_values_init(Search* t, int n_sides) noexcept nogil:
         if n_sides == 2:
             t.side_sum[1 - best.side] = n * (1.0 - best.value / best.visits)
             t.side_n[1 - best.side] = n
+
+
+cdef void komi_start(Search* t, const SearchParams* sp, const Config* cfg, const State* root,
+                     int side) noexcept nogil:
+    """Start a search's dynamic komi for ``side`` (the searching player's): off unless ``komi`` > 0
+    and the game has two sides; the side's komi so far is kept, except in a game's first round,
+    where it starts at 0 (a new game)."""
+    cdef int i
+    t.komi_side = -1
+    for i in range(MAXTHREADS):
+        t.komi_win[i] = 0.0
+        t.komi_n[i] = 0.0
+    t.komi_seen_win = 0.0
+    t.komi_seen_n = 0.0
+    if sp.komi <= 0 or cfg.n_sides != 2:
+        return
+    t.komi_side = side
+    if root.n_placed < root.n_colours:
+        for i in range(MAXCOLOURS):
+            t.komi[i] = 0.0
+
+
+cdef void komi_adjust(Search* t, const SearchParams* sp) noexcept nogil:
+    """Dynamic komi (situational compensation, after Baudis, *Balancing MCTS by Dynamically
+    Adjusting the Komi Value*, 2011): every ``KOMI_EVERY`` simulations, if the searching side won
+    less than ``komi_lo`` of the simulations since the last adjustment (its komi counted), it is
+    given ``komi`` more points (up to ``komi_max``); if more than komi_lo + 0.1, ``komi`` fewer
+    (down to 0).  A side far behind then still tells moves apart by which keep the game close,
+    instead of seeing every move lose.  Called by worker 0; the others' counts are read racily."""
+    cdef int i
+    cdef double wins = 0.0, n = 0.0, share
+    cdef int side = t.komi_side
+    for i in range(MAXTHREADS):
+        wins += t.komi_win[i]
+        n += t.komi_n[i]
+    if n - t.komi_seen_n < KOMI_EVERY:
+        return
+    share = (wins - t.komi_seen_win) / (n - t.komi_seen_n)
+    t.komi_seen_win = wins
+    t.komi_seen_n = n
+    if share < sp.komi_lo:
+        t.komi[side] = min(t.komi[side] + sp.komi, sp.komi_max)
+    elif share > sp.komi_lo + 0.1:
+        t.komi[side] = max(t.komi[side] - sp.komi, 0.0)
 
 
 cdef void lgr_clear(Search* t, int n_colours) noexcept nogil:
@@ -2178,7 +2236,7 @@ cdef void side_values(const Config* cfg, const SearchParams* sp, const State* s,
     uses: quick wins and long losses count a little more."""
     cdef int sc[MAXCOLOURS]
     cdef int i, j, other, nwin
-    cdef double win, z, zl = 0.0
+    cdef double win, z, zl = 0.0, lead
     side_scores(cfg, s, sc)
     if sp.length_weight > 0:
         zl = tanh(add_and_measure(&t.lengths[wid], s.n_placed))
@@ -2191,12 +2249,18 @@ cdef void side_values(const Config* cfg, const SearchParams* sp, const State* s,
                     other = sc[j]
                 if sc[j] == sc[i]:
                     nwin += 1
-        if sc[i] > other:
+        lead = sc[i] - other
+        if t.komi_side >= 0:   # two sides: the komi side's lead grows by its komi, the other's falls
+            lead += t.komi[t.komi_side] if i == t.komi_side else -t.komi[t.komi_side]
+        if lead > 0:
             win = 1.0
-        elif sc[i] == other:
-            win = 1.0 / nwin
+        elif lead == 0:
+            win = 0.5 if t.komi_side >= 0 else 1.0 / nwin
         else:
             win = 0.0
+        if i == t.komi_side:
+            t.komi_win[wid] += win
+            t.komi_n[wid] += 1.0
         if sp.quality:
             z = add_and_measure(&t.margins[wid][i], sc[i] - other)
         else:
@@ -2699,6 +2763,8 @@ cdef int64_t run_search(const Config* cfg, const SearchParams* sp, Search* t, Wo
                     break
         if read_flag(&t.halt):
             break
+        if t.komi_side >= 0 and w.id == 0 and (done & 63) == 0:
+            komi_adjust(t, sp)
         simulate_once(cfg, sp, t, w, root, rng)
         done += 1
         if max_playouts <= 0 and max_seconds <= 0:
@@ -2733,6 +2799,7 @@ SEARCH_PARAMS = (
     ("big_rounds", 2.0), ("big1_rounds", 3.0), ("big2_rounds", 5.0), ("cramped", 0.0), ("expand_inc", 0.0),
     ("stop_early", 0.5), ("endgame", 0.0), ("endgame_moves", 150.0), ("prior_rel", 0.1),
     ("quality", 0.0), ("length_weight", 0.0), ("local_cap", 0.0),
+    ("komi", 0.0), ("komi_max", 20.0), ("komi_lo", 0.4),
 )
 assert len(SEARCH_PARAMS) <= MAXPARAMS
 
@@ -2770,6 +2837,9 @@ cdef void params_from(SearchParams* sp, values, weights) except *:
     sp.quality = <int32_t>v[29]
     sp.length_weight = v[30]
     sp.local_cap = <int32_t>v[31]
+    sp.komi = v[32]
+    sp.komi_max = v[33]
+    sp.komi_lo = v[34]
     if sp.learned:
         if weights is None or not NFEAT <= len(weights) <= NFEAT + MAXPIECES:
             raise ValueError(f"learned evaluation: {NFEAT} feature weights and at most {MAXPIECES} "
@@ -2876,6 +2946,7 @@ cdef int choose_index(const Config* cfg, const State* s, int k, move_t* moves, i
         search_reset(&ws.tree)
         lgr_clear(&ws.tree, s.n_colours)
         root_values_init(&ws.tree, cfg.n_sides)
+        komi_start(&ws.tree, &cfg.sp[p], cfg, s, cfg.side_of[p])
         run_search(cfg, &cfg.sp[p], &ws.tree, &ws.worker, s, rng, cfg.sims[p], seconds)
         ci = best_root_child(&ws.tree)
         if ci >= 0:
@@ -3238,8 +3309,9 @@ cdef class Searcher:
         """Simulations from ``pos`` (colour to play: ``pos.to_play``, passes skipped) until the
         budget is spent, by ``threads`` threads in the one tree (with several, the playout
         budget is shared and the result is not reproducible: it depends on how the threads
-        interleave); returns ``{"playouts", "listed", "root_visits", "stopped_early",
-        "children"}`` (``stopped_early``: a time budget ended early, ``stop_early``) with the
+        interleave); returns ``{"playouts", "listed", "root_visits", "stopped_early", "komi",
+        "children"}`` (``stopped_early``: a time budget ended early, ``stop_early``; ``komi``: the
+        searching side's dynamic komi at the end, 0 if off) with the
         root's children as (colour, code, visits, value, RAVE visits, RAVE value) in the tree's
         order (by prior); visits without the prior's virtual ones, the value with them.
         With ``endgame`` (two sides) a small enough position is first searched to its end
@@ -3261,6 +3333,7 @@ cdef class Searcher:
             skip_passes(&self.root)
             lgr_clear(&self.t, self.root.n_colours)
             root_values_init(&self.t, self.cfg.n_sides)
+            komi_start(&self.t, sp, &self.cfg, &self.root, self.cfg.side_of[self.player])
         with nogil:
             solved = endgame_first(&self.cfg, sp, &self.eg, &self.root, playouts, &seconds,
                                    &self.t.halt, &code, &result)
@@ -3299,4 +3372,5 @@ cdef class Searcher:
                 "listed": sum(self.workers[i].listed for i in range(threads)),
                 "root_visits": r.visits,
                 "stopped_early": any(self.workers[i].stopped for i in range(threads)),
+                "komi": self.t.komi[self.t.komi_side] if self.t.komi_side >= 0 else 0.0,
                 "children": children}
