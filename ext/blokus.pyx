@@ -1094,6 +1094,7 @@ cdef struct SearchParams:
     double komi           # > 0, two sides: dynamic komi (``komi_adjust``), points per adjustment ...
     double komi_max       #   ... up to this many points for the searching side ...
     double komi_lo        #   ... raised while its win share is below komi_lo, lowered above komi_lo + 0.1
+    double komi_min       #   ... down to this many (< 0: a side well ahead plays to win by more)
     double ew[NFEAT + MAXPIECES]   # EVAL_FEATURES weights, then one weight per piece (0 if not given)
 
 
@@ -1776,8 +1777,9 @@ cdef void komi_adjust(Search* t, const SearchParams* sp) noexcept nogil:
     Adjusting the Komi Value*, 2011): every ``KOMI_EVERY`` simulations, if the searching side won
     less than ``komi_lo`` of the simulations since the last adjustment (its komi counted), it is
     given ``komi`` more points (up to ``komi_max``); if more than komi_lo + 0.1, ``komi`` fewer
-    (down to 0).  A side far behind then still tells moves apart by which keep the game close,
-    instead of seeing every move lose.  Called by worker 0; the others' counts are read racily."""
+    (down to ``komi_min``, 0 by default; below 0 a side well ahead plays to win by more).  A
+    side far behind then still tells moves apart by which keep the game close, instead of
+    seeing every move lose.  Called by worker 0; the others' counts are read racily."""
     cdef int i
     cdef double wins = 0.0, n = 0.0, share
     cdef int side = t.komi_side
@@ -1792,7 +1794,7 @@ cdef void komi_adjust(Search* t, const SearchParams* sp) noexcept nogil:
     if share < sp.komi_lo:
         t.komi[side] = min(t.komi[side] + sp.komi, sp.komi_max)
     elif share > sp.komi_lo + 0.1:
-        t.komi[side] = max(t.komi[side] - sp.komi, 0.0)
+        t.komi[side] = max(t.komi[side] - sp.komi, sp.komi_min)
 
 
 cdef void lgr_clear(Search* t, int n_colours) noexcept nogil:
@@ -2799,7 +2801,7 @@ SEARCH_PARAMS = (
     ("big_rounds", 2.0), ("big1_rounds", 3.0), ("big2_rounds", 5.0), ("cramped", 0.0), ("expand_inc", 0.0),
     ("stop_early", 0.5), ("endgame", 0.0), ("endgame_moves", 150.0), ("prior_rel", 0.1),
     ("quality", 0.0), ("length_weight", 0.0), ("local_cap", 0.0),
-    ("komi", 0.0), ("komi_max", 20.0), ("komi_lo", 0.4),
+    ("komi", 0.0), ("komi_max", 20.0), ("komi_lo", 0.4), ("komi_min", 0.0),
 )
 assert len(SEARCH_PARAMS) <= MAXPARAMS
 
@@ -2840,6 +2842,7 @@ cdef void params_from(SearchParams* sp, values, weights) except *:
     sp.komi = v[32]
     sp.komi_max = v[33]
     sp.komi_lo = v[34]
+    sp.komi_min = v[35]
     if sp.learned:
         if weights is None or not NFEAT <= len(weights) <= NFEAT + MAXPIECES:
             raise ValueError(f"learned evaluation: {NFEAT} feature weights and at most {MAXPIECES} "

@@ -146,8 +146,9 @@ def test_dynamic_komi_decides_wins_by_the_komi(seed):
 
 
 def test_dynamic_komi_limits_and_new_games():
-    """The komi climbs by ``komi`` points per adjustment up to ``komi_max``, never below 0, starts
-    at 0 in a game's first round, and is off where the game has more than two sides."""
+    """The komi climbs by ``komi`` points per adjustment up to ``komi_max``, falls no lower than
+    ``komi_min`` (0 by default), starts at 0 in a game's first round, and is off where the game
+    has more than two sides."""
     game = _midgame(7, 10)
     rising = _komi_searcher(game, ":komi=5:komi_max=7:komi_lo=1")
     assert rising.search(game.position, 1, 5000, 0.0)["komi"] == 7
@@ -156,6 +157,8 @@ def test_dynamic_komi_limits_and_new_games():
     assert rising.search(start.position, 1, 200, 0.0)["komi"] == 0   # a new game: back to 0
     never = _komi_searcher(game, ":komi_lo=0")
     assert never.search(game.position, 1, 5000, 0.0)["komi"] == 0
+    falling = _komi_searcher(game, ":komi=2:komi_lo=0:komi_min=-3")   # share > 0.1 nearly always
+    assert falling.search(game.position, 1, 5000, 0.0)["komi"] == -3
     classic = Game("classic")
     spec = parse_strategy("mcts:1:komi=1:komi_lo=1")
     four = ext.Searcher(classic.position, *_tables(classic.variant), [spec.engine_tuple(classic.variant)] * 4, 0)
