@@ -1653,6 +1653,7 @@ cdef struct Search:
     # side is given when a playout's winner is decided (kept from one search to the next in a game),
     # per worker that side's wins and simulations in this search, and their totals at the last adjustment
     int32_t komi_side
+    int32_t komi_placed    # placements on the board at the last search's start (a new game: fewer)
     double komi[MAXCOLOURS]
     double komi_win[MAXTHREADS]
     double komi_n[MAXTHREADS]
@@ -1755,8 +1756,9 @@ cdef void root_values_init(Search* t, int n_sides) noexcept nogil:
 cdef void komi_start(Search* t, const SearchParams* sp, const Config* cfg, const State* root,
                      int side) noexcept nogil:
     """Start a search's dynamic komi for ``side`` (the searching player's): off unless ``komi`` > 0
-    and the game has two sides; the side's komi so far is kept, except in a game's first round,
-    where it starts at 0 (a new game)."""
+    and the game has two sides; the side's komi so far is kept, except in a new game -- a
+    position in the game's first round or with fewer placements than the last search's (a
+    self-play workspace's next game) --, where every side's starts at 0."""
     cdef int i
     t.komi_side = -1
     for i in range(MAXTHREADS):
@@ -1767,9 +1769,10 @@ cdef void komi_start(Search* t, const SearchParams* sp, const Config* cfg, const
     if sp.komi <= 0 or cfg.n_sides != 2:
         return
     t.komi_side = side
-    if root.n_placed < root.n_colours:
+    if root.n_placed < root.n_colours or root.n_placed < t.komi_placed:
         for i in range(MAXCOLOURS):
             t.komi[i] = 0.0
+    t.komi_placed = root.n_placed
 
 
 cdef void komi_adjust(Search* t, const SearchParams* sp) noexcept nogil:

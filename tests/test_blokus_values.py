@@ -147,14 +147,19 @@ def test_dynamic_komi_decides_wins_by_the_komi(seed):
 
 def test_dynamic_komi_limits_and_new_games():
     """The komi climbs by ``komi`` points per adjustment up to ``komi_max``, falls no lower than
-    ``komi_min`` (0 by default), starts at 0 in a game's first round, and is off where the game
-    has more than two sides."""
+    ``komi_min`` (0 by default), starts at 0 in a new game (its first round, or fewer placements
+    than the last search's), and is off where the game has more than two sides."""
     game = _midgame(7, 10)
     rising = _komi_searcher(game, ":komi=5:komi_max=7:komi_lo=1")
     assert rising.search(game.position, 1, 5000, 0.0)["komi"] == 7
     rising.clear()
+    later = _midgame(8, 6)   # fewer placements than the last search's: a new game, back to 0
+    assert rising.search(later.position, 1, 200, 0.0)["komi"] == 0
+    rising.clear()
+    assert rising.search(game.position, 1, 5000, 0.0)["komi"] == 7
+    rising.clear()
     start = Game("duo")
-    assert rising.search(start.position, 1, 200, 0.0)["komi"] == 0   # a new game: back to 0
+    assert rising.search(start.position, 1, 200, 0.0)["komi"] == 0   # the first round: back to 0
     never = _komi_searcher(game, ":komi_lo=0")
     assert never.search(game.position, 1, 5000, 0.0)["komi"] == 0
     falling = _komi_searcher(game, ":komi=2:komi_lo=0:komi_min=-3")   # share > 0.1 nearly always
