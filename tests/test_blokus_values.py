@@ -124,9 +124,9 @@ def _midgame(seed: int, plies: int) -> Game:
 
 @pytest.mark.parametrize("seed", [3, 4])
 def test_dynamic_komi_decides_wins_by_the_komi(seed):
-    """A search that raised its side's komi (win share below komi_lo = 1 unless it won every simulation) keeps it
-    for the next search of the game; every simulation of that one (too short to adjust it again)
-    is valued with the komi in the win share, by the rule above."""
+    """A search that raised its side's komi (its win share is below komi_lo = 1 unless it won
+    every simulation) keeps it for the next search of the game; every simulation of that one
+    (too short to adjust it again) is valued with the komi in the win share, by the rule above."""
     game = _midgame(seed, 12)
     searcher = _komi_searcher(game, ":komi_lo=1:komi_max=6")
     first = searcher.search(game.position, seed, 4000, 0.0)
