@@ -1095,6 +1095,7 @@ cdef struct SearchParams:
     double komi_max       #   ... up to this many points for the searching side ...
     double komi_lo        #   ... raised while its win share is below komi_lo, lowered above komi_lo + 0.1
     double komi_min       #   ... down to this many (< 0: a side well ahead plays to win by more)
+    double puct           # > 0: selection adds puct x P x sqrt(N) x log(N + 1) / n (``select_child``)
     double ew[NFEAT + MAXPIECES]   # EVAL_FEATURES weights, then one weight per piece (0 if not given)
 
 
@@ -1606,6 +1607,7 @@ cdef struct Node:
     float value
     float rave_n
     float rave_v
+    float prior_p         # the move's share of the softmax of its siblings' evaluations (``puct``)
 
 
 cdef struct RunningStat:   # count, mean and sum of squared deviations of a series (Welford)
@@ -2054,6 +2056,19 @@ cdef int connect_filter(const Config* cfg, const State* s, int k, move_t* moves,
     return kept if kept > 0 else n
 
 
+DEF SOFTMAX_STEPS = 256 * 24     # evaluations (in 1/256) below the best whose softmax term is kept
+cdef double SOFTMAX_TERM[SOFTMAX_STEPS]
+cdef int _i_soft
+for _i_soft in range(SOFTMAX_STEPS):
+    SOFTMAX_TERM[_i_soft] = exp(-_i_soft / 256.0)
+
+
+cdef inline double softmax_term(int64_t below) noexcept nogil:
+    """exp(-below / 256): a move's softmax term, ``below`` its evaluation's distance under the
+    best one's in ``search_key`` units (1/256); 0 beyond e^-24."""
+    return SOFTMAX_TERM[below] if below < SOFTMAX_STEPS else 0.0
+
+
 cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, Worker* w, int32_t ni,
                 const State* s, int want, Rng* rng) noexcept nogil:
     """Give node ``ni`` (position ``s``, ``to_play`` already past the passes) room for ``want``
@@ -2067,7 +2082,7 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, Worker* w,
     cdef int i, j, m, idx, have, dup, fresh, c_i
     cdef uint32_t others = opponents(cfg, s, k)
     cdef int64_t kmin, kmax
-    cdef double span, pv, mean_value
+    cdef double span, pv, mean_value, share_sum = 0.0
     cdef Node* nd = &t.nodes[ni]
     cdef Node* c
     cdef Node* o
@@ -2101,6 +2116,9 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, Worker* w,
     sort_best(w.keys, n, m + have)
     kmax = w.keys[0] >> 22
     span = <double>(kmax - kmin)
+    if sp.puct > 0:   # the softmax's denominator over every move the node may have
+        for i in range(n):
+            share_sum += softmax_term(kmax - (w.keys[i] >> 22))
     mean_value = t.side_sum[side] / t.side_n[side] if t.side_n[side] > 0 else 0.5
     j = have
     i = 0
@@ -2125,6 +2143,8 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, Worker* w,
                       else sp.prior_lo + (sp.prior_hi - sp.prior_lo) * ((w.keys[i] >> 22) - kmin) / span)
             c.visits = <float>sp.prior_n
             c.value = <float>(pv * sp.prior_n)
+            if sp.puct > 0:
+                c.prior_p = <float>(softmax_term(kmax - (w.keys[i] >> 22)) / share_sum)
             j += 1
         i += 1
     release_nodes(t, fresh, m, j)
@@ -2197,7 +2217,10 @@ cdef int32_t select_child(const SearchParams* sp, Search* t, int32_t ni) noexcep
     RAVE).
 
     A child with visits n, value sum w, RAVE visits m and RAVE value sum u scores
-    (1 - b) w/n + b u/m + explore sqrt(ln N / n) with b = m / (m + n + m n / rave_k).  With
+    (1 - b) w/n + b u/m + explore sqrt(ln N / n) with b = m / (m + n + m n / rave_k), plus
+    with ``puct`` Pentobi's exploration term (after AlphaGo's) puct P sqrt(N) log(N + 1) / n,
+    P the child's ``prior_p``: it keeps the simulations spreading over the likely moves as N
+    grows, where the UCT term alone all but stops exploring.  With
     a = 1 + m / rave_k the blend is (a w + u) / (m + a n), so the score is
     ((a w + u) sqrt(n) + explore sqrt(ln N) (m + a n)) / ((m + a n) sqrt(n)): one division and
     one square root per child (this loop is the tree's hottest)."""
@@ -2207,6 +2230,7 @@ cdef int32_t select_child(const SearchParams* sp, Search* t, int32_t ni) noexcep
     cdef int n_child = children_of(nd, &first)
     cdef int i, best = first
     cdef double ex = sp.explore * sqrt(log(nd.visits + 1.0)), inv_k = 1.0 / sp.rave_k
+    cdef double pk = sp.puct * sqrt(nd.visits) * log(nd.visits + 1.0)
     cdef double n, m, a, den, root_n, score, best_score = -1e300
     cdef Node* c
     if n_open > n_child:
@@ -2219,6 +2243,8 @@ cdef int32_t select_child(const SearchParams* sp, Search* t, int32_t ni) noexcep
         den = m + a * n
         root_n = sqrt(n)
         score = ((a * c.value + c.rave_v) * root_n + ex * den) / (den * root_n)
+        if pk > 0:
+            score += pk * c.prior_p / n
         if score > best_score:
             best_score = score
             best = i
@@ -2804,7 +2830,7 @@ SEARCH_PARAMS = (
     ("big_rounds", 2.0), ("big1_rounds", 3.0), ("big2_rounds", 5.0), ("cramped", 0.0), ("expand_inc", 0.0),
     ("stop_early", 0.5), ("endgame", 0.0), ("endgame_moves", 150.0), ("prior_rel", 0.1),
     ("quality", 0.0), ("length_weight", 0.0), ("local_cap", 0.0),
-    ("komi", 0.0), ("komi_max", 20.0), ("komi_lo", 0.4), ("komi_min", 0.0),
+    ("komi", 0.0), ("komi_max", 20.0), ("komi_lo", 0.4), ("komi_min", 0.0), ("puct", 0.0),
 )
 assert len(SEARCH_PARAMS) <= MAXPARAMS
 
@@ -2846,6 +2872,7 @@ cdef void params_from(SearchParams* sp, values, weights) except *:
     sp.komi_max = v[33]
     sp.komi_lo = v[34]
     sp.komi_min = v[35]
+    sp.puct = v[36]
     if sp.learned:
         if weights is None or not NFEAT <= len(weights) <= NFEAT + MAXPIECES:
             raise ValueError(f"learned evaluation: {NFEAT} feature weights and at most {MAXPIECES} "
@@ -3270,6 +3297,15 @@ cdef class Searcher:
             run_search(&self.cfg, &self.cfg.sp[self.player], &self.t, &self.workers[i], &self.root,
                        &rng, playouts, seconds)
 
+    def select_root(self) -> tuple:
+        """(colour, code) of the root child the next simulation would descend to (``select_child``),
+        for the tests of the selection rule; None before the root has children."""
+        cdef Node* r = &self.t.nodes[self.t.root]
+        if r.first < 0 or r.n_child == 0:
+            return None
+        cdef Node* c = &self.t.nodes[select_child(&self.cfg.sp[self.player], &self.t, self.t.root)]
+        return c.colour, c.move
+
     def traced_search(self, Position pos, uint64_t seed, int64_t playouts) -> tuple:
         """``search`` on one thread for the tests, also returning every simulation's
         placements in order, as (placements made in the tree, [(colour, code), ...])."""
@@ -3316,10 +3352,11 @@ cdef class Searcher:
         budget is spent, by ``threads`` threads in the one tree (with several, the playout
         budget is shared and the result is not reproducible: it depends on how the threads
         interleave); returns ``{"playouts", "listed", "root_visits", "stopped_early", "komi",
-        "children"}`` (``stopped_early``: a time budget ended early, ``stop_early``; ``komi``: the
+        "children", "priors"}`` (``stopped_early``: a time budget ended early, ``stop_early``; ``komi``: the
         searching side's dynamic komi at the end, 0 if off) with the
         root's children as (colour, code, visits, value, RAVE visits, RAVE value) in the tree's
-        order (by prior); visits without the prior's virtual ones, the value with them.
+        order (by prior); visits without the prior's virtual ones, the value with them; ``priors``
+        the children's softmax shares (``prior_p``, 0 unless ``puct``) in the same order.
         With ``endgame`` (two sides) a small enough position is first searched to its end
         (``endgame_move``); if that proves it won or drawn for the mover, no simulations are run
         and the result also holds ``"solved": (colour, code, 1 won / 0 drawn, positions
@@ -3379,4 +3416,6 @@ cdef class Searcher:
                 "root_visits": r.visits,
                 "stopped_early": any(self.workers[i].stopped for i in range(threads)),
                 "komi": self.t.komi[self.t.komi_side] if self.t.komi_side >= 0 else 0.0,
-                "children": children}
+                "children": children,
+                "priors": [self.t.nodes[i].prior_p for i in range(r.first, r.first + r.n_child)]
+                          if r.first >= 0 else []}

@@ -5,6 +5,7 @@ and the fitting of their weights."""
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import numpy as np
@@ -257,3 +258,33 @@ def test_holdout_splits_the_same_corpus_and_saves_nothing(capsys):
     assert evaluation.main(["duo", "20", "mcts:10", "5", "--holdout", "1"]) == 0
     assert '"shipped_holdout_log_likelihood"' in capsys.readouterr().out
     assert evaluation.WEIGHTS_FILE.read_text() == before
+
+
+@pytest.mark.parametrize("variant,seed", [("duo", 3), ("classic-2", 4), ("trigon-2", 5)])
+def test_puct_priors_are_the_softmax_of_the_reference_evaluation(variant, seed):
+    """With ``puct`` each root child carries P = exp(e) / sum of exp(e') over every legal move,
+    e the family's weights times the reference's features (the fitted model's own probability
+    of the move; keys are kept to 1/256, hence the tolerance)."""
+    game = random_position(variant, seed)
+    k, v = game.to_play, game.variant
+    weights = np.array(evaluation.weights_for(v))
+    n_features = len(evaluation.FEATURES)
+    piece_weight = dict(zip(evaluation.piece_names(v), weights[n_features:], strict=True))
+    ref = reference_board(game)
+    mask = evaluation.opponents_mask(game, k)
+    opponents = [j for j in range(v.n_colours) if mask >> j & 1]
+    legal = game.legal_moves()
+    values = {m.cells: float(weights[:n_features] @ np.array(move_features(ref, k, m.cells, opponents))
+                             + piece_weight[m.piece]) for m in legal}
+    top = max(values.values())
+    total = sum(math.exp(e - top) for e in values.values())
+    strategy = parse_strategy("mcts:1:puct=0.5").engine_tuple(v)
+    searcher = _ext.Searcher(game.position, *_tables(v), [strategy] * v.n_players, game.player_of_colour(k))
+    res = searcher.search(game.position, 1, 300, 0.0)
+    assert len(res["children"]) >= 3
+    for (colour, code, *_), prior in zip(res["children"], res["priors"], strict=True):
+        expected = math.exp(values[game.move_from_code(colour, code).cells] - top) / total
+        assert prior == pytest.approx(expected, rel=0.02, abs=1e-7)
+    off = _ext.Searcher(game.position, *_tables(v), [parse_strategy("mcts:1").engine_tuple(v)] * v.n_players,
+                        game.player_of_colour(k))
+    assert set(off.search(game.position, 1, 300, 0.0)["priors"]) == {0.0}   # not computed unless asked
