@@ -203,11 +203,9 @@ def test_corpus_leaves_out_the_decisions_the_opening_rules_make():
     assert ruled.rows[1] != first and len(ruled) <= 4 * 21 - 14
 
 
-@pytest.mark.parametrize("variant,seed", [("duo", 3), ("classic-2", 4), ("trigon-2", 5)])
-def test_learned_search_orders_children_by_the_weighted_reference_features(variant, seed):
-    """With ``learned`` the root's children come best first by the family's weights times the
-    features the reference computes (keys are kept to 1/256, so near-ties may swap)."""
-    game = random_position(variant, seed)
+def reference_values(game: Game) -> dict[tuple, float]:
+    """The learned evaluation of every legal move of the colour to play (by its cells): the
+    family's weights times the features the reference computes, plus the piece's weight."""
     k, v = game.to_play, game.variant
     weights = np.array(evaluation.weights_for(v))
     n_features = len(evaluation.FEATURES)
@@ -215,16 +213,22 @@ def test_learned_search_orders_children_by_the_weighted_reference_features(varia
     ref = reference_board(game)
     mask = evaluation.opponents_mask(game, k)
     opponents = [j for j in range(v.n_colours) if mask >> j & 1]
+    return {m.cells: float(weights[:n_features] @ np.array(move_features(ref, k, m.cells, opponents))
+                           + piece_weight[m.piece]) for m in game.legal_moves()}
 
-    def value(move) -> float:
-        return float(weights[:n_features] @ np.array(move_features(ref, k, move.cells, opponents))
-                     + piece_weight[move.piece])
 
-    best = max(value(m) for m in game.legal_moves())
+@pytest.mark.parametrize("variant,seed", [("duo", 3), ("classic-2", 4), ("trigon-2", 5)])
+def test_learned_search_orders_children_by_the_weighted_reference_features(variant, seed):
+    """With ``learned`` the root's children come best first by the family's weights times the
+    features the reference computes (keys are kept to 1/256, so near-ties may swap)."""
+    game = random_position(variant, seed)
+    k, v = game.to_play, game.variant
+    by_cells = reference_values(game)
+    best = max(by_cells.values())
     strategy = parse_strategy("mcts:1:learned=1").engine_tuple(v)
     searcher = _ext.Searcher(game.position, *_tables(v), [strategy] * v.n_players, game.player_of_colour(k))
     children = searcher.search(game.position, 1, 1, 0.0)["children"]
-    values = [value(game.move_from_code(colour, code)) for colour, code, *_ in children]
+    values = [by_cells[game.move_from_code(colour, code).cells] for colour, code, *_ in children]
     assert len(values) >= 3
     assert values[0] == pytest.approx(best, abs=1 / 128)
     assert all(a >= b - 1 / 128 for a, b in zip(values, values[1:], strict=False))
@@ -267,15 +271,7 @@ def test_puct_priors_are_the_softmax_of_the_reference_evaluation(variant, seed):
     of the move; keys are kept to 1/256, hence the tolerance)."""
     game = random_position(variant, seed)
     k, v = game.to_play, game.variant
-    weights = np.array(evaluation.weights_for(v))
-    n_features = len(evaluation.FEATURES)
-    piece_weight = dict(zip(evaluation.piece_names(v), weights[n_features:], strict=True))
-    ref = reference_board(game)
-    mask = evaluation.opponents_mask(game, k)
-    opponents = [j for j in range(v.n_colours) if mask >> j & 1]
-    legal = game.legal_moves()
-    values = {m.cells: float(weights[:n_features] @ np.array(move_features(ref, k, m.cells, opponents))
-                             + piece_weight[m.piece]) for m in legal}
+    values = reference_values(game)
     top = max(values.values())
     total = sum(math.exp(e - top) for e in values.values())
     strategy = parse_strategy("mcts:1:puct=0.5").engine_tuple(v)
