@@ -170,7 +170,8 @@ def test_variant_defaults_come_between_the_engine_table_and_the_spec():
         assert off.engine_tuple(VARIANTS[variant])[4] == [SEARCH_PARAMS[k] for k in names]
         assert off.time_params(VARIANTS[variant]) == TIME_PARAMS
     # a variant without its own defaults plays the engine's table
-    assert parse_strategy("mcts").engine_tuple(VARIANTS["duo"])[4] == [SEARCH_PARAMS[k] for k in names]
+    assert "classic" not in VARIANT_DEFAULTS
+    assert parse_strategy("mcts").engine_tuple(VARIANTS["classic"])[4] == [SEARCH_PARAMS[k] for k in names]
 
 
 def test_engine_refuses_the_centre_rule_without_the_board_distances():

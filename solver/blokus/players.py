@@ -66,7 +66,7 @@ TIME_LIMITS: dict[str, tuple[float, float]] = {"open_moves": (0, 100), "open_sha
 #: mcts defaults that differ by variant (measured there; every other variant uses SEARCH_PARAMS
 #: and TIME_PARAMS)
 VARIANT_DEFAULTS: dict[str, dict[str, float]] = {
-    "duo": {"time_power": 3.0},
+    "duo": {"time_power": 3.0, "puct": 0.1},
     "classic-2": {"centre_moves": 12.0, "connect_moves": 14.0,
                   "big_rounds": 3.0, "big1_rounds": 5.0, "big2_rounds": 7.0,
                   "open_moves": 12.0, "open_share": 0.25, "score_weight": 0.9,
