@@ -281,6 +281,6 @@ def test_puct_priors_are_the_softmax_of_the_reference_evaluation(variant, seed):
     for (colour, code, *_), prior in zip(res["children"], res["priors"], strict=True):
         expected = math.exp(values[game.move_from_code(colour, code).cells] - top) / total
         assert prior == pytest.approx(expected, rel=0.02, abs=1e-7)
-    off = _ext.Searcher(game.position, *_tables(v), [parse_strategy("mcts:1").engine_tuple(v)] * v.n_players,
+    off = _ext.Searcher(game.position, *_tables(v), [parse_strategy("mcts:1:puct=0").engine_tuple(v)] * v.n_players,
                         game.player_of_colour(k))
     assert set(off.search(game.position, 1, 300, 0.0)["priors"]) == {0.0}   # not computed unless asked

@@ -226,10 +226,11 @@ def test_a_timed_search_stops_once_its_choice_cannot_change():
         assert stats["playouts"] == 800 and not stats["stopped_early"]
         played[stop] = (move, [(c.move, c.visits, c.value) for c in cands])
     assert played[0.0] == played[1.0]
-    # a two-move position where one move wins and the other loses: the search ends once the
-    # winner's lead is out of reach (with all the visits on one child, about half-way)
+    # a two-move position where the search soon rates one move far above the other (with
+    # `puct` 0, Duo's default before session 58, which leaves the other move its few visits):
+    # the search ends once the leader's lead is out of reach (about half-way)
     g = _settled_position("duo", 2, 2)
-    p = MctsPlayer(g.variant, "mcts:stop_early=1", seed=1, book=False)
+    p = MctsPlayer(g.variant, "mcts:stop_early=1:puct=0", seed=1, book=False)
     tree = p._tree_for(g.player_of_colour(g.to_play), p.strategy)
     res = tree.search(g.position, 1, 0, 0.4)
     assert res["stopped_early"]
