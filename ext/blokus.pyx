@@ -1096,6 +1096,9 @@ cdef struct SearchParams:
     double komi_lo        #   ... raised while its win share is below komi_lo, lowered above komi_lo + 0.1
     double komi_min       #   ... down to this many (< 0: a side well ahead plays to win by more)
     double puct           # > 0: selection adds puct x P x sqrt(N) x log(N + 1) / n (``select_child``)
+    double rave_dist      # RAVE update weight 1 - rave_dist x (distance to the move) / (plies left)
+    double rave_parent_max  # > 0: no RAVE updates below a node with more visits than this ...
+    double rave_child_max   #   ... nor to a child with more real visits than this
     double ew[NFEAT + MAXPIECES]   # EVAL_FEATURES weights, then one weight per piece (0 if not given)
 
 
@@ -2610,6 +2613,8 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
     cdef Node* nd
     cdef Node* c
     cdef double v[MAXCOLOURS]
+    cdef double dist
+    cdef float weight
     memcpy(&s, root, sizeof(State))
     w.stamp += 1
     w.path[0] = ni
@@ -2714,9 +2719,12 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
             w.trace[w.trace_len + 2 + 2 * i] = w.seq_colour[i]
             w.trace[w.trace_len + 3 + 2 * i] = w.seq_code[i]
         w.trace_len += 2 + 2 * w.n_seq
-    # back up: real statistics on the path, RAVE on the children of every node on it.  In a
-    # shared tree another thread may have moved a node's children to a new block (widening)
-    # since this one passed; it carries these updates over once this simulation has ended
+    # back up: real statistics on the path, RAVE on the children of every node on it (a move
+    # first played at ply p >= i counts for the children of the node at ply i with weight
+    # 1 - rave_dist (p - i) / (plies - i): the later in the simulation, the less, as Pentobi's
+    # distance weighting).  In a shared tree another thread may have moved a node's children
+    # to a new block (widening) since this one passed; it carries these updates over once this
+    # simulation has ended
     for i in range(depth + 1):
         nd = &t.nodes[w.path[i]]
         if not shared:
@@ -2725,17 +2733,23 @@ cdef void simulate_once(const Config* cfg, const SearchParams* sp, Search* t, Wo
                 nd.value += <float>v[nd.side]
         elif nd.side >= 0:
             add_float(&nd.value, <float>v[nd.side])
+        if sp.rave_parent_max > 0 and nd.visits > sp.rave_parent_max:
+            continue
+        dist = sp.rave_dist / (ply - i) if ply > i else 0.0
         n_child = children_of(nd, &first)
         for j in range(first, first + n_child):
             c = &t.nodes[j]
             pi = c.colour * t.codespace + c.move
             if w.amaf_stamp[pi] == w.stamp and w.amaf_ply[pi] >= i:
+                if sp.rave_child_max > 0 and c.visits > sp.rave_child_max + sp.prior_n:   # real visits
+                    continue
+                weight = <float>(1.0 - dist * (w.amaf_ply[pi] - i))
                 if shared:
-                    add_float(&c.rave_n, 1.0)
-                    add_float(&c.rave_v, <float>v[c.side])
+                    add_float(&c.rave_n, weight)
+                    add_float(&c.rave_v, weight * <float>v[c.side])
                 else:
-                    c.rave_n += 1
-                    c.rave_v += <float>v[c.side]
+                    c.rave_n += weight
+                    c.rave_v += weight * <float>v[c.side]
     if shared:
         store_release(&t.sim_seq[w.id], seq + 1)   # even: out of the simulation
 
@@ -2831,6 +2845,7 @@ SEARCH_PARAMS = (
     ("stop_early", 0.5), ("endgame", 0.0), ("endgame_moves", 150.0), ("prior_rel", 0.1),
     ("quality", 0.0), ("length_weight", 0.0), ("local_cap", 0.0),
     ("komi", 0.0), ("komi_max", 20.0), ("komi_lo", 0.4), ("komi_min", 0.0), ("puct", 0.0),
+    ("rave_dist", 0.0), ("rave_parent_max", 0.0), ("rave_child_max", 0.0),
 )
 assert len(SEARCH_PARAMS) <= MAXPARAMS
 
@@ -2873,6 +2888,9 @@ cdef void params_from(SearchParams* sp, values, weights) except *:
     sp.komi_lo = v[34]
     sp.komi_min = v[35]
     sp.puct = v[36]
+    sp.rave_dist = v[37]
+    sp.rave_parent_max = v[38]
+    sp.rave_child_max = v[39]
     if sp.learned:
         if weights is None or not NFEAT <= len(weights) <= NFEAT + MAXPIECES:
             raise ValueError(f"learned evaluation: {NFEAT} feature weights and at most {MAXPIECES} "

@@ -53,7 +53,7 @@ SEARCH_LIMITS: dict[str, tuple[float, float]] = {
     "endgame": (0.0, 1.0), "endgame_moves": (0, 100000), "prior_rel": (0.0, 10.0),
     "quality": (0, 1), "length_weight": (0.0, 1.0), "local_cap": (0, 20),
     "komi": (0.0, 50.0), "komi_max": (0.0, 200.0), "komi_lo": (0.0, 1.0), "komi_min": (-200.0, 0.0),
-    "puct": (0.0, 100.0),
+    "puct": (0.0, 100.0), "rave_dist": (0.0, 1.0), "rave_parent_max": (0.0, 1e9), "rave_child_max": (0.0, 1e9),
 }
 #: how a time budget is spread over a game -- the player's, not the engine's (``TimeBank``):
 #: while fewer than ``open_moves`` placements are on the board a search gets ``open_share`` of
