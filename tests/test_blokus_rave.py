@@ -55,7 +55,7 @@ def reference_rave(sims: list, values: list[list[float]], mover: int, dist: floa
     return {move: (n, u) for move, (n, u) in out.items()}
 
 
-@pytest.mark.parametrize("extra", ["", ":rave_dist=1", ":rave_dist=0.4", ":rave_dist=1:rave_parent_max=25",
+@pytest.mark.parametrize("extra", ["", ":rave_dist=0", ":rave_dist=1", ":rave_dist=0.4", ":rave_dist=1:rave_parent_max=25",
                                    ":rave_child_max=3", ":rave_dist=1:rave_child_max=2:rave_parent_max=50"])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_root_rave_statistics_follow_the_rule(extra, seed):
@@ -63,15 +63,15 @@ def test_root_rave_statistics_follow_the_rule(extra, seed):
     for _ in range(8 + 2 * seed):
         game.play(rnd.choice(game.legal_moves()))
     spec = parse_strategy(f"mcts:1:{FIXED_PRIOR}:{ALL_CHILDREN}{extra}")
-    params = dict(spec.params)
+    params = spec.search_values(game.variant)   # the variant's defaults, then the spec's
     searcher = ext.Searcher(game.position, *_tables(game.variant), [spec.engine_tuple(game.variant)] * 2,
                             game.player_of_colour(game.to_play))
     result, sims = searcher.traced_search(game.position, seed, 80)
     assert len(sims) == 80
-    values = reference_values(game, sims, 0.3, 10.0, False, 0.0)
+    values = reference_values(game, sims, params["score_weight"], params["score_scale"], False, 0.0)
     mover = game.to_play   # Duo: colour = side
-    expected = reference_rave(sims, values, mover, params.get("rave_dist", 0.0),
-                              params.get("rave_parent_max", 0.0), params.get("rave_child_max", 0.0))
+    expected = reference_rave(sims, values, mover, params["rave_dist"], params["rave_parent_max"],
+                              params["rave_child_max"])
     checked = 0
     for colour, code, _, _, rave_n, rave_mean in result["children"]:
         n, u = expected.get((colour, code), (0.0, 0.0))
@@ -89,7 +89,7 @@ def test_distance_weighting_changes_the_statistics():
     for _ in range(6):
         game.play(random.Random(7).choice(game.legal_moves()))
     out = []
-    for extra in ("", ":rave_dist=1"):
+    for extra in (":rave_dist=0", ":rave_dist=1"):
         spec = parse_strategy(f"mcts:1:{FIXED_PRIOR}:{ALL_CHILDREN}{extra}")
         searcher = ext.Searcher(game.position, *_tables(game.variant), [spec.engine_tuple(game.variant)] * 2,
                                 game.player_of_colour(game.to_play))
