@@ -19,17 +19,21 @@ all its children at its first visit, so that each exists from the first simulati
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from test_blokus_values import FIXED_PRIOR, reference_values
+from test_blokus_values import FIXED_PRIOR, _midgame, reference_values
 
 from solver._ext import blokus as ext
 from solver.blokus.game import Game
-from solver.blokus.players import _tables, parse_strategy
+from solver.blokus.players import Strategy, _tables, parse_strategy
 
 #: the root gets all its children at once (no widening), so every simulation can count for each
 ALL_CHILDREN = "widen_base=1000"
+
+
+def _searcher(game: Game, spec: Strategy) -> ext.Searcher:
+    """A searcher with ``spec`` for both sides of ``game``."""
+    return ext.Searcher(game.position, *_tables(game.variant), [spec.engine_tuple(game.variant)] * 2,
+                        game.player_of_colour(game.to_play))
 
 
 def reference_rave(sims: list, values: list[list[float]], mover: int, dist: float, parent_max: float,
@@ -55,18 +59,15 @@ def reference_rave(sims: list, values: list[list[float]], mover: int, dist: floa
     return {move: (n, u) for move, (n, u) in out.items()}
 
 
-@pytest.mark.parametrize("extra", ["", ":rave_dist=0", ":rave_dist=1", ":rave_dist=0.4", ":rave_dist=1:rave_parent_max=25",
-                                   ":rave_child_max=3", ":rave_dist=1:rave_child_max=2:rave_parent_max=50"])
+@pytest.mark.parametrize("extra", ["", ":rave_dist=0", ":rave_dist=1", ":rave_dist=0.4",
+                                   ":rave_dist=1:rave_parent_max=25", ":rave_child_max=3",
+                                   ":rave_dist=1:rave_child_max=2:rave_parent_max=50"])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_root_rave_statistics_follow_the_rule(extra, seed):
-    game, rnd = Game("duo"), random.Random(seed)
-    for _ in range(8 + 2 * seed):
-        game.play(rnd.choice(game.legal_moves()))
+    game = _midgame(seed, 8 + 2 * seed)
     spec = parse_strategy(f"mcts:1:{FIXED_PRIOR}:{ALL_CHILDREN}{extra}")
     params = spec.search_values(game.variant)   # the variant's defaults, then the spec's
-    searcher = ext.Searcher(game.position, *_tables(game.variant), [spec.engine_tuple(game.variant)] * 2,
-                            game.player_of_colour(game.to_play))
-    result, sims = searcher.traced_search(game.position, seed, 80)
+    result, sims = _searcher(game, spec).traced_search(game.position, seed, 80)
     assert len(sims) == 80
     values = reference_values(game, sims, params["score_weight"], params["score_scale"], False, 0.0)
     mover = game.to_play   # Duo: colour = side
@@ -85,14 +86,10 @@ def test_root_rave_statistics_follow_the_rule(extra, seed):
 def test_distance_weighting_changes_the_statistics():
     """The weighted rule is not the plain one in disguise: the same search gives other RAVE
     visits with ``rave_dist`` 1 (so the test above would see an engine that ignored it)."""
-    game = Game("duo")
-    for _ in range(6):
-        game.play(random.Random(7).choice(game.legal_moves()))
+    game = _midgame(7, 6)
     out = []
     for extra in (":rave_dist=0", ":rave_dist=1"):
         spec = parse_strategy(f"mcts:1:{FIXED_PRIOR}:{ALL_CHILDREN}{extra}")
-        searcher = ext.Searcher(game.position, *_tables(game.variant), [spec.engine_tuple(game.variant)] * 2,
-                                game.player_of_colour(game.to_play))
-        result, _ = searcher.traced_search(game.position, 3, 60)
+        result, _ = _searcher(game, spec).traced_search(game.position, 3, 60)
         out.append(sum(child[4] for child in result["children"]))
     assert out[1] < out[0] - 1.0
