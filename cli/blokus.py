@@ -121,7 +121,8 @@ def show(game_file: str, svg_file: str | None, ansi: bool | None) -> None:
 @touch_option
 @click.option("--strategy", "strategy", default="random", show_default=True,
               help="Strategy per seat (player), comma-separated, or one for all: random, greedy, "
-                   "mc, mc:CANDIDATES:PLAYOUTS, mcts or mcts:PLAYOUTS[:key=value...].")
+                   "mc, mc:CANDIDATES:PLAYOUTS, mcts or mcts:PLAYOUTS[:key=value...] "
+                   "(key@SEAT=value: for one seat only).")
 @click.option("--sgf", "sgf_file", type=click.Path(dir_okay=False), default=None,
               help="Write the first --sgf-games games (of the first block) as an SGF collection.")
 @click.option("--sgf-games", type=click.IntRange(min=1, max=SGF_MAX_GAMES), default=20, show_default=True,
@@ -173,7 +174,8 @@ def _draw_heatmap(v, result, path: str, footer: str) -> None:
 
 
 strategy_help = ("random, greedy, mc[:CANDIDATES:PLAYOUTS] or mcts[:PLAYOUTS[:key=value...]] "
-                 "(see docs/blokus.md for the mcts parameters).")
+                 "(key@SEAT=value: for one seat only, 0 first; see docs/blokus.md for the mcts "
+                 "parameters).")
 time_option = click.option("--time", "seconds", type=click.FloatRange(0.001, 3600), default=None,
                            help="Seconds per move for mcts (instead of its playout budget); gtp and "
                                 "match: the mean per move over a game (time a book move saves goes "

@@ -26,6 +26,7 @@ from solver.blokus.players import (
     TimeBank,
     _tables,
     choose_move,
+    engine_players,
     parse_strategy,
     time_share,
 )
@@ -91,6 +92,48 @@ def test_strategy_specs():
                 "greedy:1", "mc:1", "bogus", "mcts:5:learned=0.5", "mcts:5:playout_k=2.5", "mcts:5:learned=2"]:
         with pytest.raises(SolverError):
             parse_strategy(bad)
+
+
+def test_a_key_for_one_seat_applies_to_that_seat_only():
+    """``key@SEAT=value`` overrides the variant's default and the spec's key for every seat, in
+    that seat only; bad seats are one-line errors."""
+    duo, classic = VARIANTS["duo"], VARIANTS["classic"]
+    s = parse_strategy("mcts:50:explore=0.4:explore@1=0.9:time_power@0=1")
+    assert s.label == "mcts:50:explore=0.4:explore@1=0.9:time_power@0=1"
+    assert parse_strategy(s.label) == s
+    assert [s.search_values(duo, seat)["explore"] for seat in (None, 0, 1)] == [0.4, 0.4, 0.9]
+    assert [s.time_params(duo, seat)["time_power"] for seat in (None, 0, 1)] == [3.0, 1.0, 3.0]
+    index = list(SEARCH_PARAMS).index("explore")
+    assert [t[4][index] for t in engine_players(duo, [s, s])] == [0.4, 0.9]
+    assert [t[4][index] for t in engine_players(classic, [parse_strategy("mcts:9:explore@3=2")] * 4)] == \
+        [SEARCH_PARAMS["explore"]] * 3 + [2.0]
+    for bad in ["mcts:5:explore@4=1", "mcts:5:explore@x=1", "mcts:5:explore@=1", "mcts:5:explore@1=-1",
+                "mcts:5:nope@1=1", "mcts:5:learned@0=0.5"]:
+        with pytest.raises(SolverError):
+            parse_strategy(bad)
+    with pytest.raises(SolverError, match="duo has seats 0 to 1"):
+        parse_strategy("mcts:5:explore@2=1").engine_tuple(duo, 0)
+    with pytest.raises(SolverError, match="duo has seats 0 to 1"):
+        MctsPlayer(duo, "mcts:5:explore@3=1")
+
+
+def test_each_seat_searches_with_its_own_keys():
+    """A search for seat 1 with ``explore@1`` is the search with ``explore`` for every seat, and a
+    search for seat 0 is the one without it -- through the move-choice API and the mcts player."""
+    g, after = random_position("duo", 6, 5), random_position("duo", 7, 5)
+    assert (g.player_of_colour(g.to_play), after.player_of_colour(after.to_play)) == (0, 1)
+
+    def visits(game: Game, spec: str) -> list:
+        _, cands, _ = MctsPlayer(game.variant, spec, seed=3, book=False).genmove(game)
+        return [(c.move, c.visits) for c in cands]
+
+    for game, seat in ((g, 0), (after, 1)):
+        plain, changed = visits(game, "mcts:300"), visits(game, "mcts:300:explore=3")
+        assert plain != changed                         # the key matters in this search
+        for_seat = visits(game, "mcts:300:explore@1=3")
+        assert for_seat == (changed if seat == 1 else plain)
+        assert choose_move(game, "mcts:300:explore@1=3", seed=4) == \
+            choose_move(game, "mcts:300:explore=3" if seat == 1 else "mcts:300", seed=4)
 
 
 def test_selfplay_uses_the_same_decisions_as_the_api():

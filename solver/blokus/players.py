@@ -13,10 +13,14 @@ Strategy specs (one per seat in ``--strategy``):
   priors and progressive widening ordered by the learned move evaluation
   (``solver.blokus.evaluation``), RAVE, and playouts that answer the opponents' last moves
   (see ``SEARCH_PARAMS`` for the keys, and ``TIME_PARAMS`` for how a time budget is spread);
-  ``mcts:0`` with a time budget (``seconds``) searches for that long instead.
+  ``mcts:0`` with a time budget (``seconds``) searches for that long instead; ``key@SEAT=value``
+  sets a key for one seat only (0 moves first), e.g. ``mcts:rave_dist@1=1`` for the second player.
 
 >>> parse_strategy("mcts:500:explore=0.2").label
 'mcts:500:explore=0.2'
+>>> s = parse_strategy("mcts:rave_dist@1=1")
+>>> [s.search_values(Game("duo").variant, seat)["rave_dist"] for seat in (0, 1)]
+[0.0, 1.0]
 >>> g = Game("duo")
 >>> m = choose_move(g, "greedy", seed=1)
 >>> m.piece in {"I5", "L5", "N", "P", "T5", "U", "V5", "W", "X", "Y", "Z5", "F"}
@@ -75,6 +79,8 @@ VARIANT_DEFAULTS: dict[str, dict[str, float]] = {
 MC_DEFAULT = (8, 16)
 MCTS_DEFAULT_PLAYOUTS = 1000
 MAX_PLAYOUTS = 10_000_000
+#: seats a ``key@SEAT`` parameter may name (the most players of any variant)
+MAX_SEATS = 4
 #: most threads searching one tree (the engine's limit)
 MAX_THREADS: int = _ext.MAX_THREADS
 #: the longest a ``ponder`` search runs if nothing stops it
@@ -107,27 +113,42 @@ class Strategy:
             return f"mcts:{self.playouts}{extra}"
         return self.name
 
-    def engine_tuple(self, variant: Variant) -> tuple:
+    def engine_tuple(self, variant: Variant, seat: int | None = None) -> tuple:
         """(kind, candidates, playouts, seconds, search parameter values, evaluation weights, centre
-        distances) for the engine: the parameters are ``SEARCH_PARAMS``, then ``variant``'s own
-        defaults (``VARIANT_DEFAULTS``), then the spec's; the weights are ``variant``'s learned ones
-        (``solver.blokus.evaluation``), the distances its board's (``Geometry.centre_distances``)."""
-        return (self.kind, self.candidates, self.playouts, self.seconds, list(self.search_values(variant).values()),
-                weights_for(variant), variant.geometry.centre_distances)
+        distances) for the engine, playing ``seat``: the parameters are ``SEARCH_PARAMS``, then
+        ``variant``'s own defaults (``VARIANT_DEFAULTS``), then the spec's (``search_values``); the
+        weights are ``variant``'s learned ones (``solver.blokus.evaluation``), the distances its
+        board's (``Geometry.centre_distances``)."""
+        return (self.kind, self.candidates, self.playouts, self.seconds,
+                list(self.search_values(variant, seat).values()), weights_for(variant),
+                variant.geometry.centre_distances)
 
-    def time_params(self, variant: Variant) -> dict[str, float]:
-        """``TIME_PARAMS``, then ``variant``'s own defaults, then the spec's."""
-        values = self._values(variant)
+    def time_params(self, variant: Variant, seat: int | None = None) -> dict[str, float]:
+        """``TIME_PARAMS``, then ``variant``'s own defaults, then the spec's (for ``seat``)."""
+        values = self._values(variant, seat)
         return {k: values[k] for k in TIME_PARAMS}
 
-    def search_values(self, variant: Variant) -> dict[str, float]:
-        """Every engine key (``SEARCH_PARAMS``) as this spec plays it in ``variant``."""
-        values = self._values(variant)
+    def search_values(self, variant: Variant, seat: int | None = None) -> dict[str, float]:
+        """Every engine key (``SEARCH_PARAMS``) as this spec plays it in ``variant`` from ``seat``."""
+        values = self._values(variant, seat)
         return {k: values[k] for k in SEARCH_PARAMS}
 
-    def _values(self, variant: Variant) -> dict[str, float]:
-        """Every mcts key (engine and time): the tables, then ``variant``'s defaults, then the spec's."""
-        return {**SEARCH_PARAMS, **TIME_PARAMS, **VARIANT_DEFAULTS.get(variant.name, {}), **dict(self.params)}
+    def _values(self, variant: Variant, seat: int | None = None) -> dict[str, float]:
+        """Every mcts key (engine and time): the tables, then ``variant``'s defaults, then the spec's
+        keys for every seat, then its keys for ``seat`` (``key@SEAT``; none if ``seat`` is None).
+        A key for a seat ``variant`` does not have is an error."""
+        values = {**SEARCH_PARAMS, **TIME_PARAMS, **VARIANT_DEFAULTS.get(variant.name, {})}
+        for_seat = {}
+        for key, value in self.params:
+            name, _, at = key.partition("@")
+            if not at:
+                values[name] = value
+                continue
+            if int(at) >= variant.n_players:
+                raise SolverError(f"mcts parameter {key}: {variant.name} has seats 0 to {variant.n_players - 1}")
+            if seat is not None and int(at) == seat:
+                for_seat[name] = value
+        return {**values, **for_seat}
 
     def with_budget(self, playouts: int | None = None, seconds: float | None = None) -> Strategy:
         """This strategy with another search budget (playouts for mc/mcts, seconds for mcts)."""
@@ -189,18 +210,23 @@ def parse_strategy(text: str) -> Strategy:
             playouts = int(part)
             continue
         key, _, value = part.partition("=")
-        if key not in SEARCH_PARAMS and key not in TIME_PARAMS:
-            raise SolverError(f"unknown mcts parameter {key!r} "
+        name, at, seat = key.partition("@")
+        if name not in SEARCH_PARAMS and name not in TIME_PARAMS:
+            raise SolverError(f"unknown mcts parameter {name!r} "
                               f"(known: {', '.join([*SEARCH_PARAMS, *TIME_PARAMS])})")
-        lo, hi = SEARCH_LIMITS[key] if key in SEARCH_LIMITS else TIME_LIMITS[key]
+        if at:
+            if not (seat.isdigit() and len(seat) < 3 and int(seat) < MAX_SEATS):
+                raise SolverError(f"bad mcts parameter {key}: a seat is a number from 0 to {MAX_SEATS - 1}")
+            key = f"{name}@{int(seat)}"
+        lo, hi = SEARCH_LIMITS[name] if name in SEARCH_LIMITS else TIME_LIMITS[name]
         try:
             v = float(value)
         except ValueError:
             v = float("nan")
         if not lo <= v <= hi:
-            raise SolverError(f"mcts parameter {key} must be a number from {_num(lo)} to {_num(hi)}: {value!r}")
+            raise SolverError(f"mcts parameter {name} must be a number from {_num(lo)} to {_num(hi)}: {value!r}")
         if isinstance(lo, int) and not v.is_integer():   # integer bounds: a whole number (a count, a switch)
-            raise SolverError(f"mcts parameter {key} must be a whole number from {lo} to {hi}: {value!r}")
+            raise SolverError(f"mcts parameter {name} must be a whole number from {lo} to {hi}: {value!r}")
         params[key] = v
     return Strategy("mcts", 0, playouts, 0.0, tuple(params.items()))
 
@@ -209,7 +235,7 @@ def engine_players(variant: Variant, strategies: list[Strategy] | tuple[Strategy
     """One engine tuple per player (see ``Strategy.engine_tuple``)."""
     if len(strategies) != variant.n_players:
         raise SolverError(f"{len(strategies)} strategies for {variant.n_players} players")
-    return [s.engine_tuple(variant) for s in strategies]
+    return [s.engine_tuple(variant, seat) for seat, s in enumerate(strategies)]
 
 
 def _tables(variant: Variant) -> tuple[list, list, list]:
@@ -231,7 +257,7 @@ def choose_move(game: Game, strategy: str | Strategy, seed: int = 0, playouts: i
         raise SolverError("mcts needs a budget: playouts or seconds")
     v = game.variant
     p = game.player_of_colour(k)
-    players = [s.engine_tuple(v) if i == p else Strategy("random").engine_tuple(v) for i in range(v.n_players)]
+    players = [s.engine_tuple(v, p) if i == p else Strategy("random").engine_tuple(v) for i in range(v.n_players)]
     code = _ext.choose(game.position, k, *_tables(v), players, seed & 0xFFFFFFFFFFFFFFFF)
     return game.move_from_code(k, code) if code >= 0 else None
 
@@ -314,6 +340,7 @@ class MctsPlayer:
         s = parse_strategy(strategy) if isinstance(strategy, str) else strategy
         if s.name != "mcts":
             raise SolverError(f"MctsPlayer needs an mcts strategy, not {s.name}")
+        s.search_values(variant)   # a key for a seat the variant lacks is an error now, not at a move
         if not 1 <= threads <= MAX_THREADS:
             raise SolverError(f"threads must be from 1 to {MAX_THREADS}")
         self.variant = variant
@@ -336,7 +363,7 @@ class MctsPlayer:
         """``player``'s tree, with room for a search with ``s``'s budget besides the nodes it
         keeps: the budget of a time bank grows and shrinks from move to move, and a search in a
         full pool can no longer expand its nodes."""
-        players = [s.engine_tuple(self.variant)] * self.variant.n_players
+        players = [s.engine_tuple(self.variant, player)] * self.variant.n_players
         room = _ext.tree_nodes_for(players, self.threads)
         tree = self._trees.get(player)
         if tree is None:
@@ -426,7 +453,7 @@ class MctsPlayer:
         bank = self._banks.get(p)
         if bank is None or bank.seconds != s.seconds:
             bank = self._banks[p] = TimeBank(s.seconds)
-        spread = s.time_params(self.variant)
+        spread = s.time_params(self.variant, p)
         share = time_share(spread, len(game.position.pieces_left(k)) / len(game.pieces.pieces))
         budget = bank.budget(share)
         if len(game.setup) + len(game.moves) < spread["open_moves"]:
