@@ -308,7 +308,12 @@ def gtp(variant: str, strategy: str, seconds: float | None, seed: int, threads: 
               help="Seconds a game may last before it is abandoned (counted as not played).")
 @click.option("--openings", "openings_file", type=click.Path(dir_okay=False), default=None,
               help="SGF collection of openings (moves only): games 2i and 2i+1 start from opening "
-                   "i (cycled), one with each colour; the CSV's opening column names it.")
+                   "i (cycled), one with each colour (with --seat first/second, game i from "
+                   "opening i); the CSV's opening column names it.")
+@click.option("--seat", "our_seat", type=click.Choice(["both", "first", "second"]), default="both",
+              show_default=True,
+              help="Our seat: alternating (both), or first / second in every game -- to measure a "
+                   "change for one seat (key@SEAT=value) with every game.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
               show_default=True, help="Per-game CSV ('-' is stdout; the summary then goes to stderr).")
 @click.option("--summary", "summary_file", type=click.Path(dir_okay=False), default=None,
@@ -318,9 +323,10 @@ def gtp(variant: str, strategy: str, seconds: float | None, seed: int, threads: 
 @click.option("--quiet", "-q", is_flag=True, help="No line per game on stderr.")
 def match(variant: str, strategy: str, opponent: str, games: int, seconds: float | None, seed: int,
           threads: int, book: bool, ponder: bool, equal_time: bool, game_timeout: float,
-          openings_file: str | None, output: str, summary_file: str | None, sgf_file: str | None,
-          quiet: bool) -> None:
-    """Play our strategy against another GTP engine, colours alternating; per-game CSV and a summary
+          openings_file: str | None, our_seat: str, output: str, summary_file: str | None,
+          sgf_file: str | None, quiet: bool) -> None:
+    """Play our strategy against another GTP engine, colours alternating (or our seat fixed with
+    --seat); per-game CSV and a summary
     (score with Wilson interval, score as first and as second player, mean margin, time per
     move of both sides)."""
     from solver.blokus.match import Match, game_rows, record_comment, summary
@@ -333,7 +339,7 @@ def match(variant: str, strategy: str, opponent: str, games: int, seconds: float
     openings = read_file_games(openings_file) if openings_file else None
     m = Match(variant_by_name(variant), strategy, opponent, seed=seed, seconds=seconds,
               timeout=game_timeout, threads=threads, book=book, ponder=ponder, equal_time=equal_time,
-              openings=openings)
+              openings=openings, seat={"both": None, "first": 0, "second": 1}[our_seat])
     played: list = []
 
     def report(g) -> None:

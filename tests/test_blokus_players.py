@@ -580,6 +580,33 @@ def test_match_from_openings_plays_each_opening_with_both_colours(tmp_path, caps
     assert int(next(iter(rows))["moves"]) == len(read_games(sgf.read_text())[0].moves)
 
 
+def test_match_with_one_seat_plays_it_in_every_game(tmp_path, capsys):
+    """--seat second: our player moves second in every game, and with --openings game i starts
+    from opening i (cycled); the record's root comment and the summary agree."""
+    openings = tmp_path / "open.blksgf"
+    openings.write_text("(;GM[Blokus Duo];B[e10,e9,f9])\n(;GM[Blokus Duo];B[e10,f10])\n")
+    out, summ, sgf = tmp_path / "m.csv", tmp_path / "s.csv", tmp_path / "m.blksgf"
+    code, _, err = run(["blokus", "match", "--strategy", "greedy", "--opponent", OWN_ENGINE, "--games", "3",
+                        "--seat", "second", "--openings", str(openings), "-o", str(out), "--summary", str(summ),
+                        "--sgf", str(sgf)], capsys)
+    assert code == 0, err
+    rows = list(csv.DictReader(out.open()))
+    assert [(r["opening"], r["seat"]) for r in rows] == [("1", "1"), ("2", "1"), ("1", "1")]
+    from solver.blokus.match import parse_record_comment
+    from solver.blokus.sgf import read_file_games_and_roots
+
+    records = read_file_games_and_roots(str(sgf))
+    assert [parse_record_comment(root["GC"][0])[0] for _, root in records] == [1, 1, 1]
+    s = next(csv.DictReader(summ.open()))
+    assert s["score_first"] in ("", "nan") and float(s["score_second"]) == float(s["score"])
+    code, _, err = run(["blokus", "match", "--strategy", "greedy", "--opponent", OWN_ENGINE, "--games", "2",
+                        "--seat", "first", "-o", str(out)], capsys)
+    assert code == 0, err
+    assert [r["seat"] for r in csv.DictReader(out.open())] == ["0", "0"]
+    code, _, err = run(["blokus", "match", "--opponent", OWN_ENGINE, "--seat", "third"], capsys)
+    assert code == 2 and err.count("\n") == 1
+
+
 @pytest.mark.parametrize("text, message", [
     ("(;GM[Blokus];1[a20])", "opening 1 is a classic game, not duo"),
     ("(;GM[Blokus Duo]AB[e10])", "opening 1 has setup pieces"),

@@ -1,6 +1,8 @@
 """Matches of one of our strategies against any GTP engine (Pentobi's, or our own).
 
-Colours alternate: in even games our player is seat 0 (it moves first), in odd games seat 1.  Both
+Colours alternate: in even games our player is seat 0 (it moves first), in odd games seat 1 --
+or, with ``seat``, it keeps one seat in every game: a change meant for one seat (a ``key@SEAT``
+parameter) is then measured with every game, not every other one.  Both
 sides must agree at every move: our move must be accepted by the opponent's ``play``, the
 opponent's move must be legal for our engine, a ``pass`` must be forced, and at the end both must
 compute the same ``final_score``.  A disagreement, a crashed or silent opponent, or a game over its
@@ -15,7 +17,8 @@ each game the budget is set so that our expected time per move equals the oppone
 With ``openings`` (games read from an SGF collection) game ``i`` starts from the position after
 opening ``(i // 2) % len(openings)``: each opening is played twice in a row, once with each
 colour, so a line's value for either side is measured directly (as chess engine testers use
-opening suites) and not only when the opponent happens to choose it.
+opening suites) and not only when the opponent happens to choose it.  With one ``seat``, game
+``i`` starts from opening ``i % len(openings)``.
 """
 
 from __future__ import annotations
@@ -134,7 +137,7 @@ class Match:
     def __init__(self, variant: Variant, strategy: str, opponent: str, seed: int = 0,
                  seconds: float | None = None, timeout: float = 600.0, threads: int = 1,
                  book: bool = True, ponder: bool = False, equal_time: bool = False,
-                 openings: list[Game] | None = None) -> None:
+                 openings: list[Game] | None = None, seat: int | None = None) -> None:
         if variant.n_players != 2:
             raise SolverError(f"matches are for two-player variants (duo, classic-2, trigon-2), not {variant.name}")
         self.variant = variant
@@ -152,6 +155,10 @@ class Match:
         if equal_time and not seconds:
             raise SolverError("--equal-time needs --time (the first game's time per move)")
         self.equal_time = equal_time
+        if seat not in (None, 0, 1):
+            raise SolverError(f"our seat must be 0 or 1 (or alternate), not {seat}")
+        #: our seat in every game (0 moves first), or None: seats alternate
+        self.seat = seat
         self.openings = check_openings(variant, openings) if openings is not None else None
         self.finished: list[MatchGame] = []   # the games played so far (equal_time's record)
         self.client: GtpClient | None = None
@@ -172,11 +179,15 @@ class Match:
             self.client.close()
             self.client = None
 
+    def seat_of(self, index: int) -> int:
+        """Our seat in game ``index``: ``seat``, or index % 2 if the seats alternate."""
+        return index % 2 if self.seat is None else self.seat
+
     def play_game(self, index: int) -> MatchGame:
-        """Game ``index`` (our seat: index % 2); never raises for the opponent's faults."""
+        """Game ``index`` (our seat: ``seat_of``); never raises for the opponent's faults."""
         v = self.variant
         budget = equal_time_budget(self.finished, self.seconds) if self.equal_time else self.seconds
-        result = MatchGame(index, index % 2, budget=budget)
+        result = MatchGame(index, self.seat_of(index), budget=budget)
         ours = GtpEngine(v, self.strategy, seed=(self.seed * 7_919 + index) & 0xFFFFFFFF,
                          seconds=budget, threads=self.threads, book=self.book, ponder=self.ponder)
         game = ours.game
@@ -187,7 +198,7 @@ class Match:
             client.send(f"set_game {v.sgf_game}", timeout=30)
             client.send("clear_board", timeout=30)
             if self.openings:
-                result.opening = (index // 2) % len(self.openings)
+                result.opening = (index // 2 if self.seat is None else index) % len(self.openings)
                 for move in self.openings[result.opening].moves:
                     colour = v.sgf_colour_props[move.colour]
                     text = game.move_text(move)
