@@ -326,9 +326,8 @@ def match(variant: str, strategy: str, opponent: str, games: int, seconds: float
           openings_file: str | None, our_seat: str, output: str, summary_file: str | None,
           sgf_file: str | None, quiet: bool) -> None:
     """Play our strategy against another GTP engine, colours alternating (or our seat fixed with
-    --seat); per-game CSV and a summary
-    (score with Wilson interval, score as first and as second player, mean margin, time per
-    move of both sides)."""
+    --seat); per-game CSV and a summary (score with Wilson interval, score as first and as second
+    player, mean margin, time per move of both sides)."""
     from solver.blokus.match import Match, game_rows, record_comment, summary
     from solver.blokus.sgf import read_file_games, write_games
     from solver.montecarlo.output import render, write_rows

@@ -39,7 +39,7 @@ from solver._ext import blokus as _ext
 from solver.blokus.book import OpeningBook
 from solver.blokus.evaluation import weights_for
 from solver.blokus.game import Game, Move, start_position
-from solver.blokus.variants import Variant
+from solver.blokus.variants import VARIANTS, Variant
 from solver.errors import SolverError
 
 STRATEGY_NAMES: tuple[str, ...] = tuple(_ext.STRATEGY_NAMES)
@@ -80,7 +80,7 @@ MC_DEFAULT = (8, 16)
 MCTS_DEFAULT_PLAYOUTS = 1000
 MAX_PLAYOUTS = 10_000_000
 #: seats a ``key@SEAT`` parameter may name (the most players of any variant)
-MAX_SEATS = 4
+MAX_SEATS: int = max(v.n_players for v in VARIANTS.values())
 #: most threads searching one tree (the engine's limit)
 MAX_THREADS: int = _ext.MAX_THREADS
 #: the longest a ``ponder`` search runs if nothing stops it
