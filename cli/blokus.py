@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 
 import click
@@ -13,6 +14,7 @@ from solver.blokus.variants import FIRST_MOVE_RULES, TOUCH_RULES, VARIANTS, vari
 from solver.cli.options import monte_carlo_options, run_and_report
 from solver.montecarlo.output import check_writable, write_text_atomic
 from solver.montecarlo.seeding import block_seed
+from solver.montecarlo.signals import Interrupted, SignalGuard
 
 #: at most this many self-play games go into an --sgf file
 SGF_MAX_GAMES = 1000
@@ -328,9 +330,8 @@ def match(variant: str, strategy: str, opponent: str, games: int, seconds: float
     """Play our strategy against another GTP engine, colours alternating (or our seat fixed with
     --seat); per-game CSV and a summary (score with Wilson interval, score as first and as second
     player, mean margin, time per move of both sides)."""
-    from solver.blokus.match import Match, game_rows, record_comment, summary
-    from solver.blokus.sgf import read_file_games, write_games
-    from solver.montecarlo.output import render, write_rows
+    from solver.blokus.match import Match
+    from solver.blokus.sgf import read_file_games
 
     for path in (output, summary_file, sgf_file):
         if path and path != "-":
@@ -350,20 +351,40 @@ def match(variant: str, strategy: str, opponent: str, games: int, seconds: float
 
     m.start()
     complete = False
-    try:
-        m.play(games, on_game=report)
-        complete = True
-    finally:
-        write_rows(game_rows(m, played, complete), output)
-        s = summary(m, played)
-        if summary_file:
-            write_rows([{**s, "complete": complete, "seed": seed}], summary_file)
-        text = render([s]).rstrip("\n")
-        click.echo(("" if complete else "(interrupted) ") + "summary:\n" + text, err=output == "-")
-        if sgf_file:
-            entries = [(g.game, f"match {g.index + 1}", record_comment(strategy, opponent, g))
-                       for g in played if g.game is not None]
-            write_text_atomic(sgf_file, write_games(entries))
+    with SignalGuard() as guard:   # SIGINT/SIGTERM/SIGHUP: stop, write the finished games, exit 128+N
+        try:
+            guard.arm()
+            m.play(games, on_game=report)
+            complete = True
+        except Interrupted:
+            pass
+        finally:
+            guard.disarm()
+            _write_match(m, played, complete, strategy, opponent, seed, output, summary_file, sgf_file)
+        if guard.signum is not None:
+            what = "interrupted" if guard.signum == signal.SIGINT else f"stopped by {signal.Signals(guard.signum).name}"
+            click.echo(f"solver: {what}; wrote the {len(played)} finished games", err=True)
+            sys.exit(guard.exit_status)
+
+
+def _write_match(m, played: list, complete: bool, strategy: str, opponent: str, seed: int,
+                 output: str, summary_file: str | None, sgf_file: str | None) -> None:
+    """The match's per-game CSV, summary and SGF of the games ``played`` (all, or those finished
+    when it was stopped)."""
+    from solver.blokus.match import game_rows, record_comment, summary
+    from solver.blokus.sgf import write_games
+    from solver.montecarlo.output import render, write_rows
+
+    write_rows(game_rows(m, played, complete), output)
+    s = summary(m, played)
+    if summary_file:
+        write_rows([{**s, "complete": complete, "seed": seed}], summary_file)
+    text = render([s]).rstrip("\n")
+    click.echo(("" if complete else "(interrupted) ") + "summary:\n" + text, err=output == "-")
+    if sgf_file:
+        entries = [(g.game, f"match {g.index + 1}", record_comment(strategy, opponent, g))
+                   for g in played if g.game is not None]
+        write_text_atomic(sgf_file, write_games(entries))
 
 
 @group.command()

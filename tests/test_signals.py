@@ -100,3 +100,38 @@ def test_a_signal_before_the_run_stops_it_at_once():
         time.sleep(0.01)
         result = run_experiments([CoinExperiment()], 10_000, 1, guard=guard)
     assert not result.complete and result.total_games == 0 and guard.exit_status == 129
+
+
+@pytest.mark.parametrize("name,status", [("SIGTERM", 143), ("SIGINT", 130)])
+def test_a_stopped_match_writes_its_finished_games(tmp_path, name, status):
+    """`blokus match` under a stop signal (even one ignored by its parent, as for a job started in
+    the background with nohup): the games finished so far are written, marked incomplete."""
+    out, summ, sgf = tmp_path / "m.csv", tmp_path / "s.csv", tmp_path / "m.blksgf"
+    engine = f"{sys.executable} -m solver blokus gtp --variant duo --strategy greedy"
+    args = [sys.executable, "-m", "solver", "blokus", "match", "--variant", "duo", "--strategy", "mcts:30",
+            "--opponent", engine, "--games", "100000", "-o", str(out), "--summary", str(summ),
+            "--sgf", str(sgf)]
+    log = tmp_path / "err.txt"
+    with log.open("w") as err_file:
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=err_file, text=True,
+                                start_new_session=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+        for _ in range(600):   # until a few games are over
+            time.sleep(0.1)
+            if proc.poll() is not None or log.read_text().count("game ") >= 3:
+                break
+        os.kill(proc.pid, getattr(signal, name))
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            pytest.fail("the match hung after the signal")
+    err = log.read_text()
+    last = err.strip().splitlines()[-1]
+    assert proc.returncode == status, err
+    assert "Traceback" not in err and last.startswith("solver: ") and "wrote the" in last, err
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert len(rows) >= 3 and all(r["complete"] == "false" for r in rows)
+    assert f"wrote the {len(rows)} finished games" in last
+    assert next(csv.DictReader(summ.open()))["played"] == str(len(rows))
+    assert sgf.read_text().count("(;") == len(rows)
