@@ -349,9 +349,9 @@ def match(variant: str, strategy: str, opponent: str, games: int, seconds: float
             click.echo(f"game {g.index + 1}/{games}: {g.result} {g.margin:+d}{budget}"
                        + (f" ({g.note})" if g.note else ""), err=True)
 
-    m.start()
     complete = False
     with SignalGuard() as guard:   # SIGINT/SIGTERM/SIGHUP: stop, write the finished games, exit 128+N
+        m.start()   # a signal while the opponent starts is kept, and stops the match at once
         try:
             guard.arm()
             m.play(games, on_game=report)
