@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import sys
+from typing import TYPE_CHECKING
 
 import click
 import numpy as np
@@ -15,6 +16,9 @@ from solver.cli.options import monte_carlo_options, run_and_report
 from solver.montecarlo.output import check_writable, write_text_atomic
 from solver.montecarlo.seeding import block_seed
 from solver.montecarlo.signals import Interrupted, SignalGuard
+
+if TYPE_CHECKING:
+    from solver.blokus.match import Match
 
 #: at most this many self-play games go into an --sgf file
 SGF_MAX_GAMES = 1000
@@ -367,7 +371,7 @@ def match(variant: str, strategy: str, opponent: str, games: int, seconds: float
             sys.exit(guard.exit_status)
 
 
-def _write_match(m, played: list, complete: bool, strategy: str, opponent: str, seed: int,
+def _write_match(m: Match, played: list, complete: bool, strategy: str, opponent: str, seed: int,
                  output: str, summary_file: str | None, sgf_file: str | None) -> None:
     """The match's per-game CSV, summary and SGF of the games ``played`` (all, or those finished
     when it was stopped)."""
