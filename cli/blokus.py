@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import signal
 import sys
 from typing import TYPE_CHECKING
 
@@ -366,8 +365,7 @@ def match(variant: str, strategy: str, opponent: str, games: int, seconds: float
             guard.disarm()
             _write_match(m, played, complete, strategy, opponent, seed, output, summary_file, sgf_file)
         if guard.signum is not None:
-            what = "interrupted" if guard.signum == signal.SIGINT else f"stopped by {signal.Signals(guard.signum).name}"
-            click.echo(f"solver: {what}; wrote the {len(played)} finished games", err=True)
+            click.echo(guard.stopped_line(len(played)), err=True)
             sys.exit(guard.exit_status)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import os
 import shlex
-import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -135,8 +134,7 @@ def run_and_report(
             rate = result.total_games / result.elapsed if result.elapsed > 0 else float("nan")
             click.echo(f"{result.total_games} games in {result.elapsed:.2f} s ({rate:,.0f} games/s)", err=True)
         if not result.complete or guard.signum is not None:
-            what = "interrupted" if guard.signum in (None, signal.SIGINT) else f"stopped by {signal.Signals(guard.signum).name}"
-            click.echo(f"solver: {what}; wrote the {result.total_games} finished games", err=True)
+            click.echo(guard.stopped_line(result.total_games), err=True)
             sys.stdout.flush()
             sys.stderr.flush()
             os._exit(guard.exit_status)  # the results are written; don't wait for killed workers' queues

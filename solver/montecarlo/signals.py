@@ -67,6 +67,16 @@ class SignalGuard:
         """Signals are only recorded from now on (the results are being saved)."""
         self.armed = False
 
+    def stopped_line(self, games: int) -> str:
+        """The line a stopped command ends with: what stopped it and the games it kept.
+
+        >>> SignalGuard().stopped_line(3)
+        'solver: interrupted; wrote the 3 finished games'
+        """
+        what = ("interrupted" if self.signum in (None, signal.SIGINT)
+                else f"stopped by {signal.Signals(self.signum).name}")
+        return f"solver: {what}; wrote the {games} finished games"
+
     @property
     def exit_status(self) -> int:
         """128 + the signal's number (130 when none came, as for a plain KeyboardInterrupt)."""
