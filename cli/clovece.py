@@ -1,5 +1,6 @@
 """`solver clovece` commands: simulate (Monte Carlo table per seat), tournament, check (validate board/deck
-files), play (one game, move by move, with a JSON Lines log) and replay (check such a log)."""
+files), play (one game, move by move, with a JSON Lines log), replay (check such a log) and move (which
+pawn each strategy moves in a classic position)."""
 
 from __future__ import annotations
 
@@ -181,6 +182,38 @@ def play(variant, players, strategy, seed, board, deck, drinks, after_six, first
     if write_log(log_path, log.jsonl()):
         return
     click.echo(log.text(), nl=False)
+
+
+@group.command()
+@click.option("--pawns", "rows", multiple=True, required=True,
+              help="One player's four pawns, in turn order, once per player (2-4 times): fields as in "
+                   "the game log, e.g. 'L3, pub, pub, H0.1' (pub = waiting, L0..L39 the loop, "
+                   "H<seat>.1..4 the player's home; 2 players sit on seats 0 and 2).")
+@click.option("--to-play", type=click.IntRange(0, 3), default=0, show_default=True, help="Player who rolled.")
+@click.option("--die", type=click.IntRange(1, 6), required=True, help="The die the player rolled.")
+@click.option("--strategy", "-s", default="all", show_default=True,
+              help="Strategy to ask, or 'all' for every one.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=1, show_default=True,
+              help="Seed of the random strategy's pick.")
+def move(rows, to_play, die, strategy, seed) -> None:
+    """Classic: which pawn each strategy moves in a position (the engine's own decision code)."""
+    from solver.clovece.classic import ClassicGame, choose_move, describe_move, position_from_fields
+    from solver.clovece.strategies import STRATEGIES
+    from solver.errors import SolverError
+
+    names = STRATEGIES if strategy == "all" else (strategy,)
+    if strategy != "all" and strategy not in STRATEGIES:
+        raise SolverError(f"unknown strategy {strategy!r} (known: all, {', '.join(STRATEGIES)})")
+    game = ClassicGame.from_position(position_from_fields(list(rows)), to_play)
+    if game.is_over:
+        raise SolverError(f"player {game.winner} has already won in this position")
+    legal = game.legal_moves(die)
+    click.echo(f"P{to_play} (seat {game.seats[to_play]}) rolled {die}: "
+               + ("; ".join(describe_move(game, die, k) for k in legal) if legal else "no pawn can move"))
+    width = max(len(n) for n in names)
+    for name in names:
+        k = choose_move(game, die, name, seed)
+        click.echo(f"{name:<{width}}  " + ("-" if k is None else describe_move(game, die, k)))
 
 
 @group.command()

@@ -11,8 +11,9 @@ Two engines share this module:
   immunity, the turn on which they stopped).  Cards, the Bottle and drinks are all in C.
 
 Whole games run in C without the GIL; decisions come from the strategies below (also in C).
-``classic_trace``, ``classic_position`` and the ``NapijTable`` class expose single games and
-hand-built positions to the tests.
+``classic_trace`` and ``NapijTable`` expose single games and hand-built positions to the tests;
+``ClassicTable`` is the classic game one roll at a time for the decision API
+(:mod:`solver.clovece.classic`).
 """
 
 from libc.string cimport memcpy, memset
@@ -38,9 +39,7 @@ cdef enum:
     S_SHORTCUT = 4
     S_BEST = 5
 
-STRATEGIES = ("random", "runner", "hunter", "cautious", "shortcut", "best")
-
-# field kinds (order matches solver.clovece.board.KINDS)
+# field kinds
 cdef enum:
     K_NORMAL = 0
     K_START = 1
@@ -54,7 +53,7 @@ cdef enum:
     K_PIN = 9
     K_HOME = 10
 
-# zones (order matches solver.clovece.board.ZONES)
+# zones
 cdef enum:
     Z_LOOP = 0
     Z_SHORT = 1
@@ -64,7 +63,7 @@ cdef enum:
     Z_PIN = 5
     Z_HOME = 6
 
-# card kinds (order matches solver.clovece.deck.CARD_KINDS)
+# card kinds
 cdef enum:
     C_BLANK = 0
     C_ADVANCE = 1
@@ -112,6 +111,30 @@ cdef enum:
     D_TOAST = 6
     NCAUSES = 7
 
+#: The C enums and limits above by the names the Python side gives them (strategies, board kinds
+#: and zones, card kinds, drink causes, log records), so that tests/test_clovece_tables.py checks
+#: every Python table against the engine instead of a comment asking to keep them in step.
+ENUMS = {
+    "strategies": {"random": S_RANDOM, "runner": S_RUNNER, "hunter": S_HUNTER, "cautious": S_CAUTIOUS,
+                   "shortcut": S_SHORTCUT, "best": S_BEST},
+    "field_kinds": {"normal": K_NORMAL, "start": K_START, "arrow": K_ARROW, "crossroads": K_CROSS,
+                    "detour": K_DETOUR, "police": K_POLICE, "swamp": K_SWAMP, "forest": K_FOREST,
+                    "card": K_CARD, "pin": K_PIN, "home": K_HOME},
+    "zones": {"loop": Z_LOOP, "shortcut": Z_SHORT, "black": Z_BLACK, "branch": Z_BRANCH, "hold": Z_HOLD,
+              "pin": Z_PIN, "home": Z_HOME},
+    "card_kinds": {"blank": C_BLANK, "advance": C_ADVANCE, "back": C_BACK, "catch-up": C_CATCHUP,
+                   "capture": C_CAPTURE, "swap": C_SWAP, "from-pub": C_FROMPUB, "immunity": C_IMMUNITY,
+                   "return-to-pub": C_RETURN, "police": C_POLICE, "drink": C_DRINK,
+                   "finish-glass": C_GLASS, "fall-in": C_FALLIN, "offer-capture": C_OFFER},
+    "drink_causes": {"captured": D_CAPTURED, "bottle": D_BOTTLE, "pub": D_PUB, "card": D_CARD,
+                     "home": D_HOME, "start": D_START, "toast": D_TOAST},
+    "events": {"EV_TURN": EV_TURN, "EV_ROLL": EV_ROLL, "EV_CALL": EV_CALL, "EV_MOVE": EV_MOVE,
+               "EV_PLACE": EV_PLACE, "EV_PUB": EV_PUB, "EV_BOTTLE": EV_BOTTLE, "EV_CARD": EV_CARD,
+               "EV_DRINK": EV_DRINK, "EV_SWAP": EV_SWAP, "EV_POLICE": EV_POLICE, "EV_IMMUNE": EV_IMMUNE,
+               "EV_WIN": EV_WIN},
+    "limits": {"fields": MAXF, "cards": MAXCARDS, "card_kinds": NCARDKINDS, "drink_causes": NCAUSES},
+}
+
 
 # ====================================================================================================
 # classic
@@ -130,6 +153,10 @@ cdef struct Classic:
     int three6          # house rule: a 6 that leaves the player with nothing to move gives 3 tries again
     int first_random    # the first player is drawn at random for every game (else player 0 starts)
     int first           # who started this game
+    int to_play         # whose turn it is
+    int tries           # rolls left in this turn (3 while nothing can move, else 1; a 6 rolls again)
+    int turns           # turns begun in this game
+    int winner          # -1 while the game goes on
 
 
 cdef inline int c_abs(Classic* g, int p, int r) noexcept nogil:
@@ -287,10 +314,16 @@ cdef bint c_stuck(Classic* g, int p) noexcept nogil:
     return True
 
 
-cdef int c_play(Classic* g, Rng* rng, int* rolls, int* turns, int* trace, int tracecap,
-                int* ntrace) noexcept nogil:
-    """Play one game from the initial position; returns the winner (-1 if abandoned)."""
-    cdef int p, k, d, tries, t
+cdef void c_begin_turn(Classic* g, int p) noexcept nogil:
+    """Player p's turn begins: three tries while nothing of theirs can move, else one roll."""
+    g.to_play = p
+    g.tries = 3 if c_stuck(g, p) else 1
+    g.turns += 1
+
+
+cdef void c_reset(Classic* g, int first) noexcept nogil:
+    """All pawns waiting; player ``first`` to roll."""
+    cdef int p, k
     memset(g.occ, 0, sizeof(g.occ))
     for p in range(4):
         for k in range(4):
@@ -299,41 +332,53 @@ cdef int c_play(Classic* g, Rng* rng, int* rolls, int* turns, int* trace, int tr
         g.capt[p] = 0
         g.lost[p] = 0
     g.captures = 0
+    g.turns = 0
+    g.winner = -1
+    g.first = first
+    c_begin_turn(g, first)
+
+
+cdef int c_roll_done(Classic* g, int d, int k, int t) noexcept nogil:
+    """The rest of one roll of the player to play: pawn k (-1: none) moves by d to t (its c_dest),
+    then who rolls next (a 6 rolls again, a miss uses up one try).  Returns the winner, or -1 while the game goes
+    on.  The batch loop and the decision API (ClassicTable) both go through here."""
+    cdef int p = g.to_play
+    if k >= 0:
+        c_apply(g, p, k, t)
+        if g.home[p] == 15:
+            g.winner = p
+            return p
+    if d == 6:
+        g.tries = 3 if (g.three6 and c_stuck(g, p)) else 1
+        return -1
+    g.tries -= 1
+    if g.tries == 0:
+        c_begin_turn(g, p + 1 if p + 1 < g.np else 0)
+    return -1
+
+
+cdef int c_play(Classic* g, Rng* rng, int* rolls, int* trace, int tracecap, int* ntrace) noexcept nogil:
+    """Play one game from the initial position; returns the winner (-1 if abandoned)."""
+    cdef int p, k, d, t
     rolls[0] = 0
-    turns[0] = 0
-    p = <int>rng_below(rng, g.np) if g.first_random else 0
-    g.first = p
+    c_reset(g, <int>rng_below(rng, g.np) if g.first_random else 0)
     while rolls[0] < 1000000:
-        turns[0] += 1
-        tries = 3 if c_stuck(g, p) else 1
-        while True:
-            d = <int>rng_below(rng, 6) + 1
-            rolls[0] += 1
-            k = c_choose(g, p, d, rng)
-            t = c_dest(g, p, k, d) if k >= 0 else -2
-            if trace != NULL and ntrace[0] + TRACEW <= tracecap:
-                # player, die, pawn (-1: none), from, to (codes), captured pawn q*4+j or -1
-                trace[ntrace[0]] = p
-                trace[ntrace[0] + 1] = d
-                trace[ntrace[0] + 2] = k
-                trace[ntrace[0] + 3] = g.pos[p][k] if k >= 0 else -2
-                trace[ntrace[0] + 4] = t
-                trace[ntrace[0] + 5] = (g.occ[c_abs(g, p, t)] - 1) if 0 <= t < 40 else -1
-                ntrace[0] += TRACEW
-            if k >= 0:
-                c_apply(g, p, k, t)
-                if g.home[p] == 15:
-                    return p
-            if d == 6:
-                tries = 3 if (g.three6 and c_stuck(g, p)) else 1
-                continue
-            tries -= 1
-            if tries > 0:
-                continue
-            break
-        p += 1
-        if p == g.np:
-            p = 0
+        p = g.to_play
+        d = <int>rng_below(rng, 6) + 1
+        rolls[0] += 1
+        k = c_choose(g, p, d, rng)
+        t = c_dest(g, p, k, d) if k >= 0 else -2
+        if trace != NULL and ntrace[0] + TRACEW <= tracecap:
+            # player, die, pawn (-1: none), from, to (codes), captured pawn q*4+j or -1
+            trace[ntrace[0]] = p
+            trace[ntrace[0] + 1] = d
+            trace[ntrace[0] + 2] = k
+            trace[ntrace[0] + 3] = g.pos[p][k] if k >= 0 else -2
+            trace[ntrace[0] + 4] = t
+            trace[ntrace[0] + 5] = (g.occ[c_abs(g, p, t)] - 1) if 0 <= t < 40 else -1
+            ntrace[0] += TRACEW
+        if c_roll_done(g, d, k, t) >= 0:
+            return g.winner
     return -1
 
 
@@ -354,7 +399,7 @@ def _check_setup(int nplayers, seats, strategies):
     if len(seats) != nplayers or len(strategies) != nplayers:
         raise ValueError("one seat and one strategy per player")
     for s in strategies:
-        if not 0 <= s < len(STRATEGIES):
+        if not 0 <= s <= S_BEST:
             raise ValueError(f"unknown strategy id {s}")
     if len(set(seats)) != nplayers or any(not 0 <= s < 4 for s in seats):
         raise ValueError("seats are distinct numbers 0..3")
@@ -392,7 +437,8 @@ def classic_simulate(int nplayers, seats, strategies, uint64_t seed, int n_games
     with nogil:
         c_setup(&g, nplayers, cseats, cstrat, three_after_six, first_random)
         for i in range(n_games):
-            w = c_play(&g, &rng, &rolls, &turns, NULL, 0, NULL)
+            w = c_play(&g, &rng, &rolls, NULL, 0, NULL)
+            turns = g.turns
             vs[g.first] += 1
             if w >= 0:
                 vw[w] += 1
@@ -428,7 +474,7 @@ def classic_trace(int nplayers, seats, strategies, uint64_t seed, bint three_aft
     cdef Rng rng
     cdef int cseats[4]
     cdef int cstrat[4]
-    cdef int p, w, rolls = 0, turns = 0, ntrace = 0
+    cdef int p, w, rolls = 0, ntrace = 0
     cdef int cap = TRACEW * 200000
     buf = np.zeros(cap, dtype=np.int32)
     cdef int[::1] vb = buf
@@ -437,7 +483,7 @@ def classic_trace(int nplayers, seats, strategies, uint64_t seed, bint three_aft
         cstrat[p] = strategies[p]
     rng_seed(&rng, seed)
     c_setup(&g, nplayers, cseats, cstrat, three_after_six, first_random)
-    w = c_play(&g, &rng, &rolls, &turns, &vb[0], cap, &ntrace)
+    w = c_play(&g, &rng, &rolls, &vb[0], cap, &ntrace)
     events = [tuple(int(x) for x in buf[i:i + TRACEW]) for i in range(0, ntrace, TRACEW)]
     return w, events
 
@@ -1575,20 +1621,17 @@ cdef class NapijTable:
         }
 
 
-def classic_position(int nplayers, seats, strategies, positions, int player, int die, uint64_t seed=1):
-    """For a hand-built classic position: (destinations of the 4 pawns or -2, chosen pawn or -1).
-
-    ``positions[p][k]`` is -1 (waiting), 0..39 (steps from the own start) or 40..43 (home).
-    """
-    _check_setup(nplayers, seats, strategies)
-    cdef Classic g
-    cdef Rng rng
+cdef void c_place_all(Classic* g, positions) except *:
+    """Put every pawn where ``positions[p][k]`` says (codes -1 waiting, 0..39 loop, 40..43 home)."""
     cdef int p, k, r
-    memset(&g, 0, sizeof(Classic))
-    g.np = nplayers
-    for p in range(nplayers):
-        g.start[p] = 10 * seats[p]
-        g.strat[p] = strategies[p]
+    memset(g.occ, 0, sizeof(g.occ))
+    if len(positions) != g.np or any(len(row) != 4 for row in positions):
+        raise ValueError("four pawn positions per player")
+    for p in range(4):
+        g.home[p] = 0
+        for k in range(4):
+            g.pos[p][k] = -1
+    for p in range(g.np):
         for k in range(4):
             r = positions[p][k]
             if not -1 <= r <= 43:
@@ -1599,9 +1642,136 @@ def classic_position(int nplayers, seats, strategies, positions, int player, int
                     raise ValueError("two pawns on one home field")
                 g.home[p] |= 1 << (r - 40)
             elif r >= 0:
-                if g.occ[c_abs(&g, p, r)]:
+                if g.occ[c_abs(g, p, r)]:
                     raise ValueError("two pawns on one field")
-                g.occ[c_abs(&g, p, r)] = p * 4 + k + 1
-    rng_seed(&rng, seed)
-    dests = [c_dest(&g, player, k, die) for k in range(4)]
-    return dests, c_choose(&g, player, die, &rng), bool(c_stuck(&g, player))
+                g.occ[c_abs(g, p, r)] = p * 4 + k + 1
+
+
+cdef class ClassicTable:
+    """One classic game held in C, a roll at a time: the decision API's engine side
+    (:mod:`solver.clovece.classic`).  Moves, turn order and strategies are the batch loop's own
+    functions (c_dest, c_roll_done, c_choose), so what a caller sees here is what the Monte Carlo
+    runner plays."""
+
+    cdef Classic g
+
+    def __init__(self, int nplayers, seats, strategies, bint three_after_six=False, int first=0):
+        _check_setup(nplayers, seats, strategies)
+        if not 0 <= first < nplayers:
+            raise ValueError("the first player is one of the players")
+        cdef int cseats[4]
+        cdef int cstrat[4]
+        cdef int p
+        memset(&self.g, 0, sizeof(Classic))
+        for p in range(nplayers):
+            cseats[p] = seats[p]
+            cstrat[p] = strategies[p]
+        c_setup(&self.g, nplayers, cseats, cstrat, three_after_six, 0)
+        c_reset(&self.g, first)
+
+    def set_position(self, positions, int to_play, int tries=0):
+        """A hand-built position with ``to_play`` to roll; ``tries`` 0 means a turn just begun
+        (three tries while nothing can move, else one)."""
+        if not 0 <= to_play < self.g.np:
+            raise ValueError("to_play is one of the players")
+        if not 0 <= tries <= 3:
+            raise ValueError("tries are 0..3")
+        c_place_all(&self.g, positions)
+        self.g.winner = -1
+        for p in range(self.g.np):
+            if self.g.home[p] == 15:
+                self.g.winner = p
+        self.g.to_play = to_play
+        self.g.tries = tries if tries else (3 if c_stuck(&self.g, to_play) else 1)
+
+    def copy(self):
+        cdef ClassicTable other = ClassicTable.__new__(ClassicTable)
+        memcpy(&other.g, &self.g, sizeof(Classic))
+        return other
+
+    @property
+    def players(self):
+        return self.g.np
+
+    @property
+    def to_play(self):
+        return self.g.to_play
+
+    @property
+    def tries(self):
+        return self.g.tries
+
+    @property
+    def turns(self):
+        return self.g.turns
+
+    @property
+    def winner(self):
+        return self.g.winner
+
+    @property
+    def captures(self):
+        return self.g.captures
+
+    def positions(self):
+        return [[self.g.pos[p][k] for k in range(4)] for p in range(self.g.np)]
+
+    def stuck(self, int p):
+        """Nothing of player p's can move whatever the die (the three-tries condition)."""
+        self._check_player(p)
+        return bool(c_stuck(&self.g, p))
+
+    def _check_player(self, int p):
+        if not 0 <= p < self.g.np:
+            raise ValueError("no such player")
+
+    def dest(self, int k, int d):
+        """Where pawn k of the player to play goes with die d (position code), -2 if it may not."""
+        if not 0 <= k < 4 or not 1 <= d <= 6:
+            raise ValueError("pawn 0..3, die 1..6")
+        return c_dest(&self.g, self.g.to_play, k, d)
+
+    def occupant(self, int k, int d):
+        """The pawn (player * 4 + pawn) that moving pawn k by d would capture, or -1."""
+        cdef int t = self.dest(k, d)
+        return self.g.occ[c_abs(&self.g, self.g.to_play, t)] - 1 if 0 <= t < 40 else -1
+
+    def choose(self, int d, int strategy, uint64_t seed=1):
+        """The pawn strategy ``strategy`` moves with die d for the player to play (-1: none can)."""
+        if not 1 <= d <= 6:
+            raise ValueError("die 1..6")
+        if not 0 <= strategy <= S_BEST:
+            raise ValueError(f"unknown strategy id {strategy}")
+        cdef Rng rng
+        cdef int p = self.g.to_play, own = self.g.strat[p], k
+        rng_seed(&rng, seed)
+        self.g.strat[p] = strategy
+        k = c_choose(&self.g, p, d, &rng)
+        self.g.strat[p] = own
+        return k
+
+    def roll_done(self, int d, int k):
+        """The player to play rolled d and moves pawn k (-1 only when no pawn can move)."""
+        if self.g.winner >= 0:
+            raise ValueError("the game is over")
+        if not 1 <= d <= 6 or not -1 <= k < 4:
+            raise ValueError("pawn -1..3, die 1..6")
+        cdef int p = self.g.to_play, j, t = -2
+        if k < 0:
+            for j in range(4):
+                if c_dest(&self.g, p, j, d) != -2:
+                    raise ValueError(f"pawn {j} can move, so a pawn must move")
+        else:
+            t = c_dest(&self.g, p, k, d)
+            if t == -2:
+                raise ValueError(f"pawn {k} may not move {d}")
+        return c_roll_done(&self.g, d, k, t)
+
+
+def classic_position(int nplayers, seats, strategies, positions, int player, int die, uint64_t seed=1):
+    """For a hand-built classic position: (destinations of the 4 pawns or -2, chosen pawn or -1,
+    whether the player is stuck), the player's own strategy choosing."""
+    table = ClassicTable(nplayers, seats, strategies)
+    table.set_position(positions, player)
+    return ([table.dest(k, die) for k in range(4)], table.choose(die, strategies[player], seed),
+            table.stuck(player))

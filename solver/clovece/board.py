@@ -25,6 +25,7 @@ from typing import Any
 from solver.errors import SolverError
 from solver.inputs import parse_json, read_text
 
+#: field kinds, zones and the field limit in engine order (tests/test_clovece_tables.py checks them)
 KINDS = ("normal", "start", "arrow", "crossroads", "detour", "police", "swamp", "forest", "card", "pin", "home")
 ZONES = ("loop", "shortcut", "black", "branch", "hold", "pin", "home")
 HOLD_KINDS = ("police", "swamp", "forest")

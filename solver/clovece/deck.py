@@ -17,7 +17,7 @@ from typing import Any
 from solver.errors import SolverError
 from solver.inputs import parse_json, read_text
 
-#: card kinds in engine order
+#: card kinds in engine order (tests/test_clovece_tables.py checks them against the C enum)
 CARD_KINDS = ("blank", "advance", "back", "catch-up", "capture", "swap", "from-pub", "immunity",
               "return-to-pub", "police", "drink", "finish-glass", "fall-in", "offer-capture")
 CARD_CLASSES = ("favourable", "unfavourable", "neutral", "blank")

@@ -12,7 +12,8 @@ from solver.clovece.strategies import AFTER_SIX, DRINK_RULES, FIRST, SEATS, stra
 from solver.montecarlo.experiment import Experiment, Tally
 from solver.montecarlo.stats import mean_columns, proportion_columns, wilson_interval
 
-#: drink reasons as counted by the engine, in its order (one column each in the table)
+#: drink reasons as counted by the engine, in its order (one column each in the table;
+#: tests/test_clovece_tables.py checks them against the C enum)
 DRINK_CAUSES = ("captured", "bottle", "pub", "card", "home", "start", "toast")
 
 

@@ -33,7 +33,7 @@ from solver.clovece.experiment import DRINK_CAUSES, compiled
 from solver.clovece.strategies import SEATS, strategy_ids
 
 BOTTLE_WHY = ("rolled", "pushed", "placed")
-# record types of the engine's log (ext/clovece.pyx, EV_*)
+# record types of the engine's log (ext/clovece.pyx, EV_*; tests/test_clovece_tables.py checks them)
 (EV_TURN, EV_ROLL, EV_CALL, EV_MOVE, EV_PLACE, EV_PUB, EV_BOTTLE, EV_CARD, EV_DRINK, EV_SWAP, EV_POLICE,
  EV_IMMUNE, EV_WIN) = range(1, 14)
 

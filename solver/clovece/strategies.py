@@ -18,6 +18,7 @@ from __future__ import annotations
 from solver.errors import SolverError
 from solver.montecarlo.seats import one_per_seat
 
+#: strategy names in engine order (tests/test_clovece_tables.py checks them against the C enum)
 STRATEGIES = ("random", "runner", "hunter", "cautious", "shortcut", "best")
 VARIANTS = ("classic", "napij-se")
 #: rule options, the rulebook's reading first: drinks per reason or per event (napij-se), after a 6
