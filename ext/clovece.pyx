@@ -12,11 +12,12 @@ Two engines share this module:
 
 Whole games run in C without the GIL; decisions come from the strategies below (also in C).
 ``classic_trace`` and ``NapijTable`` expose single games and hand-built positions to the tests;
-``ClassicTable`` is the classic game one roll at a time for the decision API
-(:mod:`solver.clovece.classic`).
+``ClassicTable`` and ``NapijState`` are the two games one decision or die at a time for the decision
+API (:mod:`solver.clovece.classic`, :mod:`solver.clovece.napij`), on the batch loops' own turn
+functions.
 """
 
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t
 from rng cimport Rng, rng_seed, rng_below
 
@@ -549,6 +550,7 @@ cdef struct NGame:
     int first           # who started this game
     int* ev             # game log buffer (NULL: not logging)
     int nev
+    int evcap           # its size in ints
     Board* b
     Deck* dk
     Rng* rng
@@ -561,7 +563,7 @@ cdef inline int n_seat(NGame* g, int p) noexcept nogil:
 cdef void n_ev(NGame* g, int t, int a, int b, int c, int d, int e, int f, int h) noexcept nogil:
     """Append one record to the game log (if one is attached and has room)."""
     cdef int* r
-    if g.ev == NULL or g.nev + EVW > EVCAP:
+    if g.ev == NULL or g.nev + EVW > g.evcap:
         return
     r = g.ev + g.nev
     r[0] = t
@@ -1101,52 +1103,132 @@ cdef void n_exec(NGame* g, int p, int k, int steps, int choice, int pre6, int by
     n_do(g, p, k, steps, choice, pre6)
 
 
-cdef void n_play_dice(NGame* g, int p, int* dice, int nd) noexcept nogil:
-    """Use the dice of one turn: one pawn by the sum, or die by die in the order rolled."""
+# where a napij-se turn stands, for the batch loop (n_turn) and the decision API (NapijState)
+cdef struct Turn:
+    int phase           # T_START .. T_DONE
+    int player
+    int tries           # rolls left before the dice are complete without a 6 (3 if nothing in play)
+    int nd              # dice rolled (6s, then the die that ended the rolling)
+    int di              # next die to use die by die
+    int coin            # random strategy: the sum-or-not toss of this turn is made
+    int dice[MAXDICE]
+
+cdef enum:
+    T_START = 0         # the player may announce that the roll moves the Bottle
+    T_BOTTLE = 1        # announced: one die moves the Bottle
+    T_ROLL = 2          # rolling: 6s roll again, a miss uses up a try
+    T_MOVE = 3          # the dice are to be used: one pawn by the sum, or die by die in roll order
+    T_DONE = 4          # the turn is over
+
+
+cdef struct Move:
+    int pawn
+    int steps
+    int choice          # 1: turn off at a crossroads
+    int pre6            # a 6 first enters the pawn or frees it
+    int by_sum
+
+
+cdef int n_turn_moves(NGame* g, Turn* t, Move* out) noexcept nogil:
+    """The legal moves now (T_MOVE): the next die's moves, and while no die is used yet and there
+    are several, one pawn by the sum.  Returns the count (<= 16)."""
     cdef int mk[8]
     cdef int mc[8]
     cdef int mp[8]
     cdef int bl[8]
     cdef Pawn ns[8]
-    cdef int n, i, m, total = 0, blk, sc, bsc, seqsc, bm, nplan = 0, sum_m = -1
-    cdef int plan[MAXDICE][4]     # pawn, steps, choice, pre6 of the die-by-die plan
-    cdef NGame seq, cand, best
-    for i in range(nd):
-        total += dice[i]
-    if g.strat[p] == S_RANDOM:
-        if nd > 1 and rng_below(g.rng, 2) == 0:
+    cdef int n, m, total = 0, i, d = t.dice[t.di], p = t.player, nout = 0
+    n = n_single_moves(g, p, d, mk, mc, mp, ns, bl)
+    for m in range(n):
+        out[nout] = Move(mk[m], d - 6 * mp[m], mc[m], mp[m], 0)
+        nout += 1
+    if t.di == 0 and t.nd > 1:
+        for i in range(t.nd):
+            total += t.dice[i]
+        n = n_sum_moves(g, p, total, mk, mc, mp, ns, bl)
+        for m in range(n):
+            out[nout] = Move(mk[m], total - 6 * mp[m], mc[m], mp[m], 1)
+            nout += 1
+    return nout
+
+
+cdef void n_turn_move(NGame* g, Turn* t, Move* mv) noexcept nogil:
+    """Make one legal move (listed by n_turn_moves) and see whether the turn goes on: it ends after
+    a move by the sum, the last die, a win, or when the next die cannot be used."""
+    cdef int mk[8]
+    cdef int mc[8]
+    cdef int mp[8]
+    cdef int bl[8]
+    cdef Pawn ns[8]
+    n_exec(g, t.player, mv.pawn, mv.steps, mv.choice, mv.pre6, mv.by_sum)
+    t.di += 1
+    if mv.by_sum or g.winner >= 0 or t.di >= t.nd or \
+            n_single_moves(g, t.player, t.dice[t.di], mk, mc, mp, ns, bl) == 0:
+        t.phase = T_DONE
+
+
+cdef int n_random_move(NGame* g, Turn* t, Move* out) noexcept nogil:
+    """The random strategy's next move: with several dice, half the time one random pawn by the sum
+    (tossed once a turn), else a random legal move per die; the sum too when the first die is
+    useless alone.  Returns 0 if there is none."""
+    cdef int mk[8]
+    cdef int mc[8]
+    cdef int mp[8]
+    cdef int bl[8]
+    cdef Pawn ns[8]
+    cdef int n, m, i, total = 0, p = t.player
+    for i in range(t.nd):
+        total += t.dice[i]
+    if t.di == 0 and t.nd > 1 and not t.coin:
+        t.coin = 1
+        if rng_below(g.rng, 2) == 0:
             n = n_sum_moves(g, p, total, mk, mc, mp, ns, bl)
             if n > 0:
                 m = rng_below(g.rng, n)
-                n_exec(g, p, mk[m], total - 6 * mp[m], mc[m], mp[m], 1)
-                return
-        for i in range(nd):
-            n = n_single_moves(g, p, dice[i], mk, mc, mp, ns, bl)
-            if n == 0:
-                if i == 0 and nd > 1:       # the first die is useless alone: maybe the sum helps
-                    n = n_sum_moves(g, p, total, mk, mc, mp, ns, bl)
-                    if n > 0:
-                        m = rng_below(g.rng, n)
-                        n_exec(g, p, mk[m], total - 6 * mp[m], mc[m], mp[m], 1)
-                return
-            m = rng_below(g.rng, n) if n > 1 else 0
-            n_exec(g, p, mk[m], dice[i] - 6 * mp[m], mc[m], mp[m], 0)
-            if g.winner >= 0:
-                return
-        return
-    # deterministic strategies: greedy die by die, then compare with every sum move (on copies
-    # that do not log; the chosen plan is then made on the game itself)
+                out[0] = Move(mk[m], total - 6 * mp[m], mc[m], mp[m], 1)
+                return 1
+    n = n_single_moves(g, p, t.dice[t.di], mk, mc, mp, ns, bl)
+    if n == 0:
+        if t.di == 0 and t.nd > 1:         # the first die is useless alone: maybe the sum helps
+            n = n_sum_moves(g, p, total, mk, mc, mp, ns, bl)
+            if n > 0:
+                m = rng_below(g.rng, n)
+                out[0] = Move(mk[m], total - 6 * mp[m], mc[m], mp[m], 1)
+                return 1
+        return 0
+    m = rng_below(g.rng, n) if n > 1 else 0
+    out[0] = Move(mk[m], t.dice[t.di] - 6 * mp[m], mc[m], mp[m], 0)
+    return 1
+
+
+cdef int n_plan(NGame* g, Turn* t, Move* plan) noexcept nogil:
+    """A deterministic strategy's plan for the dice left: greedy die by die from die t.di, then,
+    while no die is used yet, compared with every sum move (on copies that do not log).  Returns the
+    number of moves to make before planning again (0: none possible): the plan is cut after a die
+    whose look-ahead drew random numbers (a random player's card target), since the game itself may
+    then go another way than the copy."""
+    cdef int mk[8]
+    cdef int mc[8]
+    cdef int mp[8]
+    cdef int bl[8]
+    cdef Pawn ns[8]
+    cdef int n, i, m, total = 0, blk, sc, bsc, seqsc, bm, nplan = 0, sum_m = -1, p = t.player, cut = MAXDICE
+    cdef NGame seq, cand, best
+    cdef Rng before
+    for i in range(t.nd):
+        total += t.dice[i]
     memcpy(&seq, g, sizeof(NGame))
     seq.ev = NULL
     seqsc = 0
-    for i in range(nd):
-        n = n_single_moves(&seq, p, dice[i], mk, mc, mp, ns, bl)
+    for i in range(t.di, t.nd):
+        n = n_single_moves(&seq, p, t.dice[i], mk, mc, mp, ns, bl)
         if n == 0:
             if i == 0:
                 seqsc = -2000000000     # no move die by die: any sum move is better than none
             break
         bsc = -2000000000
         bm = 0
+        before = g.rng[0]
         for m in range(n):
             memcpy(&cand, &seq, sizeof(NGame))
             blk = n_apply(&cand, p, mk[m], &ns[m], bl[m])
@@ -1155,30 +1237,50 @@ cdef void n_play_dice(NGame* g, int p, int* dice, int nd) noexcept nogil:
                 bsc = sc
                 bm = m
                 memcpy(&best, &cand, sizeof(NGame))
-        plan[nplan][0] = mk[bm]
-        plan[nplan][1] = dice[i] - 6 * mp[bm]
-        plan[nplan][2] = mc[bm]
-        plan[nplan][3] = mp[bm]
+        plan[nplan] = Move(mk[bm], t.dice[i] - 6 * mp[bm], mc[bm], mp[bm], 0)
         nplan += 1
+        if cut == MAXDICE and memcmp(&before, g.rng, sizeof(Rng)) != 0:
+            cut = nplan
         seqsc += bsc
         memcpy(&seq, &best, sizeof(NGame))
         if seq.winner >= 0:
             break
-    if nd > 1:
+    if t.di == 0 and t.nd > 1:
         n = n_sum_moves(g, p, total, mk, mc, mp, ns, bl)
         for m in range(n):
             memcpy(&cand, g, sizeof(NGame))
             cand.ev = NULL
             blk = n_apply(&cand, p, mk[m], &ns[m], bl[m])
-            sc = n_score(g, &cand, p, mk[m], nd, mc[m], blk)
+            sc = n_score(g, &cand, p, mk[m], t.nd, mc[m], blk)
             if sc > seqsc:
                 seqsc = sc
                 sum_m = m
     if sum_m >= 0:
-        n_exec(g, p, mk[sum_m], total - 6 * mp[sum_m], mc[sum_m], mp[sum_m], 1)
-    else:
-        for i in range(nplan):
-            n_exec(g, p, plan[i][0], plan[i][1], plan[i][2], plan[i][3], 0)
+        plan[0] = Move(mk[sum_m], total - 6 * mp[sum_m], mc[sum_m], mp[sum_m], 1)
+        return 1
+    return nplan if nplan < cut else cut
+
+
+cdef int n_strategy_moves(NGame* g, Turn* t, Move* plan) noexcept nogil:
+    """The moves player t.player's strategy makes next: its whole plan for the dice left
+    (deterministic strategies) or its next move (random).  0: it has none."""
+    if g.strat[t.player] == S_RANDOM:
+        return n_random_move(g, t, plan)
+    return n_plan(g, t, plan)
+
+
+cdef void n_play_dice(NGame* g, Turn* t) noexcept nogil:
+    """Use the dice of one turn as the player's strategy plans."""
+    cdef Move plan[MAXDICE]
+    cdef int n, i
+    while t.phase == T_MOVE:
+        n = n_strategy_moves(g, t, plan)
+        if n == 0:
+            t.phase = T_DONE
+        for i in range(n):
+            if t.phase != T_MOVE:
+                break
+            n_turn_move(g, t, &plan[i])
 
 
 cdef bint n_home_can_move(NGame* g, int p) noexcept nogil:
@@ -1200,42 +1302,73 @@ cdef int n_any_inplay(NGame* g, int p) noexcept nogil:
     return 0
 
 
-cdef void n_turn(NGame* g, int p) noexcept nogil:
-    """One turn of player p: immunity ticks, Bottle or dice, moves."""
-    cdef int k, d, tries, nd = 0
-    cdef int dice[MAXDICE]
+cdef void n_turn_begin(NGame* g, Turn* t, int p) noexcept nogil:
+    """Player p's turn begins: immunity ticks; the Bottle may be announced if it is on the board and
+    the player has a pawn in play, else the rolling starts."""
+    cdef int k
     g.turn += 1
     n_ev(g, EV_TURN, p, 0, 0, 0, 0, 0, 0)
     for k in range(4):
         if g.pw[p][k].immune > 0:
             g.pw[p][k].immune -= 1
-    if g.bottle >= 0 and n_any_inplay(g, p) and n_use_bottle(g, p):
-        n_ev(g, EV_CALL, p, 0, 0, 0, 0, 0, 0)
-        d = <int>rng_below(g.rng, 6) + 1
-        g.rolls += 1
-        n_ev(g, EV_ROLL, p, d, 0, 0, 0, 0, 0)
+    t.player = p
+    t.nd = 0
+    t.di = 0
+    t.coin = 0
+    t.phase = T_START
+    if not (g.bottle >= 0 and n_any_inplay(g, p)):
+        n_start_rolling(g, t)
+
+
+cdef void n_start_rolling(NGame* g, Turn* t) noexcept nogil:
+    """No Bottle announced: three tries while nothing of the player's can move, else one."""
+    t.tries = 3 if (not n_any_inplay(g, t.player) and not n_home_can_move(g, t.player)) else 1
+    t.phase = T_ROLL
+
+
+cdef void n_announce(NGame* g, Turn* t) noexcept nogil:
+    n_ev(g, EV_CALL, t.player, 0, 0, 0, 0, 0, 0)
+    t.phase = T_BOTTLE
+
+
+cdef void n_roll(NGame* g, Turn* t, int d) noexcept nogil:
+    """One die rolled in T_BOTTLE (it moves the Bottle; the turn ends) or T_ROLL (a 6 rolls again;
+    the first other number completes the dice; a miss with no 6 uses up a try)."""
+    g.rolls += 1
+    n_ev(g, EV_ROLL, t.player, d, 0, 0, 0, 0, 0)
+    if t.phase == T_BOTTLE:
         n_bottle(g, d)
+        t.phase = T_DONE
         return
-    tries = 3 if (not n_any_inplay(g, p) and not n_home_can_move(g, p)) else 1
-    while True:
-        d = <int>rng_below(g.rng, 6) + 1
-        g.rolls += 1
-        n_ev(g, EV_ROLL, p, d, 0, 0, 0, 0, 0)
-        if d == 6:
-            if nd < MAXDICE - 1:
-                dice[nd] = 6
-                nd += 1
-            continue
-        if nd > 0:
-            dice[nd] = d
-            nd += 1
-            break
-        tries -= 1
-        if tries == 0:
-            dice[0] = d
-            nd = 1
-            break
-    n_play_dice(g, p, dice, nd)
+    if d == 6:
+        if t.nd < MAXDICE - 1:
+            t.dice[t.nd] = 6
+            t.nd += 1
+        return
+    if t.nd > 0:
+        t.dice[t.nd] = d
+        t.nd += 1
+        t.phase = T_MOVE
+        return
+    t.tries -= 1
+    if t.tries == 0:
+        t.dice[0] = d
+        t.nd = 1
+        t.phase = T_MOVE
+
+
+cdef void n_turn(NGame* g, int p) noexcept nogil:
+    """One turn of player p with its strategy: Bottle or dice, moves."""
+    cdef Turn t
+    n_turn_begin(g, &t, p)
+    if t.phase == T_START:
+        if n_use_bottle(g, p):
+            n_announce(g, &t)
+        else:
+            n_start_rolling(g, &t)
+    while t.phase == T_BOTTLE or t.phase == T_ROLL:
+        n_roll(g, &t, <int>rng_below(g.rng, 6) + 1)
+    n_play_dice(g, &t)
 
 
 cdef void n_reset(NGame* g) noexcept nogil:
@@ -1303,24 +1436,28 @@ cdef int n_check(NGame* g) noexcept nogil:
     return bad
 
 
-cdef int n_play(NGame* g, bint check, int* violations) noexcept nogil:
-    """Play one whole game; returns the winner or -1 if abandoned after MAXTURNS turns."""
-    cdef int p = 0, i
+cdef void n_start_game(NGame* g) noexcept nogil:
+    """A new game: pawns in the pub, the first player (drawn if the rule says so), everyone's
+    drink at the start, the deck shuffled."""
+    cdef int i, j, t
     n_reset(g)
-    if g.first_random:
-        p = <int>rng_below(g.rng, g.np)
-    g.first = p
+    g.first = <int>rng_below(g.rng, g.np) if g.first_random else 0
     for i in range(g.np):
         n_drink(g, i, D_START, 1)      # "at the start of every game all players drink"
     for i in range(g.dk.n):
         g.order[i] = i
     # Fisher-Yates shuffle of the deck
-    cdef int j, t
     for i in range(g.dk.n - 1, 0, -1):
         j = <int>rng_below(g.rng, i + 1)
         t = g.order[i]
         g.order[i] = g.order[j]
         g.order[j] = t
+
+
+cdef int n_play(NGame* g, bint check, int* violations) noexcept nogil:
+    """Play one whole game; returns the winner or -1 if abandoned after MAXTURNS turns."""
+    n_start_game(g)
+    cdef int p = g.first
     while g.turn < MAXTURNS:
         n_turn(g, p)
         if check:
@@ -1469,6 +1606,7 @@ def napij_game(CompiledBoard board, int nplayers, seats, strategies, uint64_t se
     buf = np.zeros(EVCAP, dtype=np.int32)
     cdef int[::1] vb = buf
     g.ev = &vb[0]
+    g.evcap = EVCAP
     rng_seed(&rng, seed)
     with nogil:
         w = n_play(&g, True, &viol)
@@ -1583,14 +1721,18 @@ cdef class NapijTable:
 
     def play_dice(self, int p, dice):
         """Let player p's strategy use the given dice (one turn without rolling)."""
-        cdef int d[MAXDICE]
+        cdef Turn t
         cdef int i
         self._check_pawn(p)
         if not 1 <= len(dice) < MAXDICE or any(not 1 <= x <= 6 for x in dice):
             raise ValueError("dice: 1..23 values 1..6")
+        memset(&t, 0, sizeof(Turn))
         for i in range(len(dice)):
-            d[i] = dice[i]
-        n_play_dice(&self.g, p, d, len(dice))
+            t.dice[i] = dice[i]
+        t.nd = len(dice)
+        t.player = p
+        t.phase = T_MOVE
+        n_play_dice(&self.g, &t)
 
     def turn(self, int p):
         """One whole turn of player p with its strategy and random dice."""
@@ -1602,11 +1744,17 @@ cdef class NapijTable:
 
     def state(self):
         """Positions and counters as plain Python data."""
-        cdef int p, k
-        g = self.g
-        return {
+        return n_state(&self.g)
+
+
+cdef dict n_state(NGame* gp):
+    """A napij-se game's positions and counters as plain Python data."""
+    cdef int p, k
+    g = gp[0]
+    return {
             "pawns": [[dict(pos=g.pw[p][k].pos, held=bool(g.pw[p][k].held), immune=g.pw[p][k].immune,
-                            bdir=g.pw[p][k].bdir, inward=bool(g.pw[p][k].inward))
+                            bdir=g.pw[p][k].bdir, inward=bool(g.pw[p][k].inward),
+                            ready=g.pw[p][k].ready < g.turn)
                        for k in range(4)] for p in range(g.np)],
             "bottle": g.bottle,
             "drinks": [g.drinks[p] for p in range(g.np)],
@@ -1619,6 +1767,187 @@ cdef class NapijTable:
             "top": g.top,
             "turn": g.turn,
         }
+
+
+cdef class NapijState:
+    """One napij-se game held in C, a decision or a die at a time: the decision API's engine side
+    (:mod:`solver.clovece.napij`).  The turn goes through the batch loop's own functions
+    (n_turn_begin, n_announce, n_roll, n_turn_moves, n_turn_move) and a strategy's choice through
+    n_use_bottle and n_strategy_moves, so a game played here follows the rules exactly as
+    ``simulate`` does.  The caller rolls the dice; the deck is shuffled from the seed, as in one
+    game of ``simulate`` with that seed.  Every event goes to a log that :meth:`events` drains."""
+
+    cdef NGame g
+    cdef Rng rng
+    cdef Turn t
+    cdef CompiledBoard board
+    cdef object buf
+
+    def __init__(self, CompiledBoard board, int nplayers, seats, strategies, uint64_t seed=1,
+                 bint drink_once=False, bint first_random=False):
+        self.board = board
+        n_init(&self.g, board, nplayers, seats, strategies, drink_once, first_random, &self.rng)
+        rng_seed(&self.rng, seed)
+        self._attach_log()
+        n_start_game(&self.g)
+        n_turn_begin(&self.g, &self.t, self.g.first)
+
+    cdef void _attach_log(self):
+        self.buf = np.zeros(EVW * 4096, dtype=np.int32)
+        cdef int[::1] vb = self.buf
+        self.g.ev = &vb[0]
+        self.g.evcap = EVW * 4096
+        self.g.nev = 0
+
+    def copy(self):
+        """An independent game in the same position (its own log, its own random numbers)."""
+        cdef NapijState other = NapijState.__new__(NapijState)
+        other.board = self.board
+        memcpy(&other.g, &self.g, sizeof(NGame))
+        memcpy(&other.t, &self.t, sizeof(Turn))
+        other.rng = self.rng
+        other.g.rng = &other.rng
+        other._attach_log()
+        return other
+
+    @property
+    def phase(self):
+        """0 announce-or-roll, 1 a die for the Bottle, 2 rolling, 3 moving, 5 game over."""
+        return 5 if self.g.winner >= 0 else self.t.phase
+
+    @property
+    def to_play(self):
+        return self.t.player
+
+    @property
+    def dice(self):
+        return [self.t.dice[i] for i in range(self.t.nd)]
+
+    @property
+    def next_die(self):
+        """Index of the next die to use die by die."""
+        return self.t.di
+
+    @property
+    def tries(self):
+        return self.t.tries
+
+    def state(self):
+        return n_state(&self.g)
+
+    def deck(self):
+        """The cards in draw order, (kind, number), and how many are drawn."""
+        return [(int(self.board.dk.kind[self.g.order[i]]), int(self.board.dk.arg[self.g.order[i]]))
+                for i in range(self.board.dk.n)], self.g.top
+
+    def events(self):
+        """The log records written since the last call (EVW ints each, see EV_*)."""
+        out = self.buf[:self.g.nev].reshape(-1, EVW).tolist()
+        self.g.nev = 0
+        return out
+
+    cdef void _next_turn(self):
+        """After a finished turn: the next player's turn begins, unless the game is won; a
+        turn that begins with no legal move after its dice is over at once."""
+        cdef int p
+        if self.t.phase != T_DONE or self.g.winner >= 0:
+            return
+        p = self.t.player + 1
+        n_turn_begin(&self.g, &self.t, 0 if p == self.g.np else p)
+
+    cdef void _settle(self):
+        cdef Move mv[16]
+        if self.t.phase == T_MOVE and n_turn_moves(&self.g, &self.t, mv) == 0:
+            self.t.phase = T_DONE
+        self._next_turn()
+
+    def _check_live(self):
+        if self.g.winner >= 0:
+            raise ValueError("the game is over")
+
+    def announce(self, bint bottle):
+        """At the start of a turn: the roll moves the Bottle (True) or the player rolls to move."""
+        self._check_live()
+        if self.t.phase != T_START:
+            raise ValueError("the Bottle can be announced only at the start of a turn, with the Bottle "
+                             "on the board and a pawn of the player's in play")
+        if bottle:
+            n_announce(&self.g, &self.t)
+        else:
+            n_start_rolling(&self.g, &self.t)
+
+    def roll(self, int d):
+        """One die, for the Bottle or for the dice of the turn."""
+        self._check_live()
+        if not 1 <= d <= 6:
+            raise ValueError("a die shows 1..6")
+        if self.t.phase == T_START:
+            raise ValueError("first say whether the roll moves the Bottle")
+        if self.t.phase != T_BOTTLE and self.t.phase != T_ROLL:
+            raise ValueError("the dice are rolled; a move is due")
+        n_roll(&self.g, &self.t, d)
+        if self.t.phase == T_DONE:
+            self._next_turn()
+        else:
+            self._settle()
+
+    def moves(self):
+        """Legal moves now: (pawn, steps, turn-off choice, a 6 first enters/frees, by the sum,
+        the field it ends on)."""
+        cdef Move mv[16]
+        cdef Pawn ns
+        cdef int n, i, blk
+        if self.g.winner >= 0 or self.t.phase != T_MOVE:
+            return []
+        n = n_turn_moves(&self.g, &self.t, mv)
+        out = []
+        for i in range(n):
+            n_walk(&self.g, self.t.player, mv[i].pawn, mv[i].steps, mv[i].choice, mv[i].pre6, &ns, &blk)
+            out.append((mv[i].pawn, mv[i].steps, mv[i].choice, mv[i].pre6, mv[i].by_sum, ns.pos))
+        return out
+
+    def move(self, int pawn, int steps, int choice, bint pre6, bint by_sum):
+        """Make one of :meth:`moves`; ValueError if it is not among them."""
+        cdef Move mv[16]
+        cdef int n, i
+        self._check_live()
+        if self.t.phase != T_MOVE:
+            raise ValueError("no move is due now")
+        n = n_turn_moves(&self.g, &self.t, mv)
+        for i in range(n):
+            if (mv[i].pawn, mv[i].steps, mv[i].choice, mv[i].pre6, mv[i].by_sum) == \
+                    (pawn, steps, choice, pre6, by_sum):
+                n_turn_move(&self.g, &self.t, &mv[i])
+                self._settle()
+                return
+        raise ValueError("not a legal move now")
+
+    def choose(self, int strategy, uint64_t seed=1):
+        """Strategy ``strategy``'s decision for the player to play: at the start of a turn whether
+        it announces the Bottle (bool), while moving its next move (as in :meth:`moves`, without
+        the field), None when neither is due.  Random numbers (the random strategy, and a random
+        player's card target inside a look-ahead) come from ``seed``."""
+        cdef Rng rng
+        cdef Rng* own_rng = self.g.rng
+        cdef int p = self.t.player, own = self.g.strat[p], n
+        cdef Move plan[MAXDICE]
+        cdef Turn t
+        if not 0 <= strategy <= S_BEST:
+            raise ValueError(f"unknown strategy id {strategy}")
+        if self.g.winner >= 0 or (self.t.phase != T_START and self.t.phase != T_MOVE):
+            return None
+        rng_seed(&rng, seed)
+        self.g.rng = &rng
+        self.g.strat[p] = strategy
+        if self.t.phase == T_START:
+            result = bool(n_use_bottle(&self.g, p))
+        else:
+            memcpy(&t, &self.t, sizeof(Turn))
+            n = n_strategy_moves(&self.g, &t, plan)
+            result = (plan[0].pawn, plan[0].steps, plan[0].choice, plan[0].pre6, plan[0].by_sum) if n else None
+        self.g.strat[p] = own
+        self.g.rng = own_rng
+        return result
 
 
 cdef void c_place_all(Classic* g, positions) except *:

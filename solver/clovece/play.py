@@ -147,12 +147,7 @@ def play_napij(players: int, strategies: tuple[str, ...], seed: int, drinks: str
     """Let the engine play one napij-se game (seeded like one game of ``simulate``) and log it."""
     from solver._ext import clovece as engine
 
-    board = load_board(text=board_text)
-    ids = board.ids
-
-    def fid(f: int) -> str:
-        return "pub" if f < 0 else ids[f]
-
+    ids = load_board(text=board_text).ids
     game = engine.napij_game(compiled(board_text, deck_text), players, list(SEATS[players]),
                              strategy_ids(strategies), seed, drink_once=drinks == "per-event",
                              first_random=first == "random")
@@ -160,9 +155,30 @@ def play_napij(players: int, strategies: tuple[str, ...], seed: int, drinks: str
     head = _header("napij-se", players, strategies, seed, {"drinks": drinks, "first": first},
                    json.loads(board_text) if board_text else None, deck)
     lines: list[dict[str, Any]] = [head, {"turn": 0, "player": None, "events": []}]
-    for t, a, b, c, d, e, _f, _g in game["events"]:
+    add_napij_events(lines, game["events"], ids)
+    lines.append(napij_result(game["winner"], game["turns"], game["causes"]))
+    return GameLog(lines)
+
+
+def napij_result(winner: int, turns: int, causes: list[list[int]]) -> dict[str, Any]:
+    """The log's last line: the result, the turns played and every player's drinks by cause."""
+    result: dict[str, Any] = {"result": "win" if winner >= 0 else "abandoned", "turns": turns}
+    if winner >= 0:
+        result["winner"] = winner
+    result["drinks"] = causes
+    return result
+
+
+def add_napij_events(lines: list[dict[str, Any]], records: list[list[int]], ids: tuple[str, ...]) -> None:
+    """Append the engine's log records (EVW ints each) to the log lines: a turn record opens a new
+    turn line, every other record becomes an event of the last line."""
+
+    def fid(f: int) -> str:
+        return "pub" if f < 0 else ids[f]
+
+    for t, a, b, c, d, e, _f, _g in records:
         if t == EV_TURN:
-            lines.append({"turn": len(lines) - 1, "player": a, "events": []})
+            lines.append({"turn": lines[-1]["turn"] + 1, "player": a, "events": []})
             continue
         events = lines[-1]["events"]
         if t == EV_ROLL:
@@ -189,12 +205,6 @@ def play_napij(players: int, strategies: tuple[str, ...], seed: int, drinks: str
             events.append({"immune": [a, b], "turns": c})
         elif t == EV_WIN:
             events.append({"win": a})
-    result: dict[str, Any] = {"result": "win" if game["winner"] >= 0 else "abandoned", "turns": game["turns"]}
-    if game["winner"] >= 0:
-        result["winner"] = game["winner"]
-    result["drinks"] = game["causes"]
-    lines.append(result)
-    return GameLog(lines)
 
 
 def classic_field(seat: int, code: int) -> str:
