@@ -33,7 +33,7 @@ def test_legal_moves_listed(benchmark):
     """Listing the legal moves of a mid-game pyramid position (after 3 random placements per colour)."""
     game = Game3D("pyramid", 4)
     rnd = random.Random(1)
-    while len(game.moves) < 12 and not game.is_over():
+    while len(game.moves) < 12 and not game.is_over:
         game.play(rnd.choice(game.legal_moves()))
     codes = benchmark(game.position.legal_codes, game.to_play)
     benchmark.extra_info["moves"] = len(codes)

@@ -204,7 +204,7 @@ def test_self_play_records_replay_to_the_same_scores():
     block = exp.play_block(99, 6, n_record=6)
     games = exp.record(99, 6)
     for i, g in enumerate(games):
-        assert g.is_over()
+        assert g.is_over
         assert g.scores() == list(block["scores"][i])
         assert len(g.moves) == block["length"][i]
         assert ref_game(g).scores() == g.scores()

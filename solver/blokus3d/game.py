@@ -82,7 +82,7 @@ def _decode(code: int) -> tuple[int, tuple[Cube, ...]]:
 
 
 class Game3D:
-    """A game in progress: ``legal_moves()``, ``play()``, ``undo()``, ``to_play``, ``is_over()``, ``scores()``.
+    """A game in progress: ``legal_moves()``, ``play()``, ``undo()``, ``to_play``, ``is_over``, ``scores()``.
 
     Colours move in turn order.  A colour that cannot place a piece when its turn comes is out for
     the rest of the game (the rules do not let it come back); ``to_play`` is the next colour that
@@ -249,7 +249,9 @@ class Game3D:
             pos.to_play = (k + 1) % self.n_colours
         return None
 
+    @property
     def is_over(self) -> bool:
+        """No colour can place any more (a property, as in every game's decision API)."""
         return self.to_play is None
 
     def is_out(self, colour: int) -> bool:
