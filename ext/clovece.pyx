@@ -1842,6 +1842,8 @@ cdef class NapijState:
 
     def events(self):
         """The log records written since the last call (EVW ints each, see EV_*)."""
+        if self.g.nev + EVW > self.g.evcap:
+            raise RuntimeError("the game log buffer filled up within one step; records were lost")
         out = self.buf[:self.g.nev].reshape(-1, EVW).tolist()
         self.g.nev = 0
         return out
