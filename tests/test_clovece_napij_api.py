@@ -154,6 +154,7 @@ def test_copy_is_independent() -> None:
     (lambda g: NapijGame(5), "2, 3 or 4 players"),
     (lambda g: NapijGame(2, strategies="best,runner,hunter"), "strategies"),
     (lambda g: NapijGame(2, drinks="sometimes"), "drinks"),
+    (lambda g: NapijGame(2, seed=-1), "seed"),
 ])
 def test_bad_calls_are_clear_errors(action, message) -> None:
     with pytest.raises(SolverError, match=message):

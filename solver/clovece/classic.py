@@ -208,5 +208,5 @@ def choose_move(game: ClassicGame, die: int, strategy: str = "best", seed: int =
     game._check_die(die)
     if game.is_over:
         raise SolverError("the game is over")
-    k = game._table.choose(die, STRATEGIES.index(strategy), seed)
+    k = game._table.choose(die, STRATEGIES.index(strategy), seed & (2**64 - 1))
     return None if k < 0 else k

@@ -92,6 +92,8 @@ class NapijGame:
                  first: str = "seat0", board_text: str | None = None, deck_text: str | None = None) -> None:
         if players not in SEATS:
             raise SolverError(f"napij-se has 2, 3 or 4 players, not {players}")
+        if not 0 <= seed < 2**64:
+            raise SolverError(f"the seed is 0..2**64-1, not {seed}")
         if drinks not in DRINK_RULES or first not in FIRST:
             raise SolverError(f"drinks is one of {', '.join(DRINK_RULES)}; first one of {', '.join(FIRST)}")
         self.players = players
@@ -213,7 +215,7 @@ def choose_move(game: NapijGame, strategy: str = "best", seed: int = 0) -> bool 
     plans the whole turn; asking again after each move gives the rest of its plan."""
     if strategy not in STRATEGIES:
         raise SolverError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
-    got = game._state.choose(STRATEGIES.index(strategy), seed)
+    got = game._state.choose(STRATEGIES.index(strategy), seed & (2**64 - 1))
     if got is None or isinstance(got, bool):
         return got
     for move in game.legal_moves():
