@@ -43,7 +43,7 @@ from solver._ext import clovece as engine
 from solver.clovece.board import load_board
 from solver.clovece.deck import CARD_KINDS
 from solver.clovece.experiment import compiled
-from solver.clovece.play import GameLog, _header, add_napij_events, napij_result
+from solver.clovece.play import GameLog, add_napij_events, log_header, napij_result
 from solver.clovece.strategies import DRINK_RULES, FIRST, SEATS, STRATEGIES, parse_strategy_list
 from solver.errors import SolverError
 
@@ -100,13 +100,12 @@ class NapijGame:
         self.seed = seed
         self.strategies = parse_strategy_list(strategies, players)
         self.rules = {"drinks": drinks, "first": first}
-        self._board_text = board_text
         self._ids = load_board(text=board_text).ids
         self._state = engine.NapijState(compiled(board_text, deck_text), players, list(SEATS[players]),
                                         [STRATEGIES.index(s) for s in self.strategies], seed,
                                         drink_once=drinks == "per-event", first_random=first == "random")
         deck, _ = self._state.deck()
-        self._head = _header("napij-se", players, self.strategies, seed, self.rules,
+        self._head = log_header("napij-se", players, self.strategies, seed, self.rules,
                              json.loads(board_text) if board_text else None,
                              [[CARD_KINDS[k], n] for k, n in deck])
         self._lines: list[dict[str, Any]] = [{"turn": 0, "player": None, "events": []}]

@@ -132,8 +132,10 @@ def describe(e: dict[str, Any]) -> str:
     return json.dumps(e)
 
 
-def _header(variant: str, players: int, strategies: tuple[str, ...], seed: int, rules: dict[str, str],
-            board: Any = None, deck: list[list[Any]] | None = None) -> dict[str, Any]:
+def log_header(variant: str, players: int, strategies: tuple[str, ...], seed: int, rules: dict[str, str],
+               board: Any = None, deck: list[list[Any]] | None = None) -> dict[str, Any]:
+    """The log's first line: game, variant, players and seats, strategies, seed, rule options
+    (napij-se: the board document or null, the deck in draw order)."""
     head = {"game": "clovece", "variant": variant, "players": players, "seats": list(SEATS[players]),
             "strategies": list(strategies), "seed": seed, "rules": rules}
     if variant == "napij-se":
@@ -152,7 +154,7 @@ def play_napij(players: int, strategies: tuple[str, ...], seed: int, drinks: str
                              strategy_ids(strategies), seed, drink_once=drinks == "per-event",
                              first_random=first == "random")
     deck = [[CARD_KINDS[k], n] for k, n in game["deck"]]
-    head = _header("napij-se", players, strategies, seed, {"drinks": drinks, "first": first},
+    head = log_header("napij-se", players, strategies, seed, {"drinks": drinks, "first": first},
                    json.loads(board_text) if board_text else None, deck)
     lines: list[dict[str, Any]] = [head, {"turn": 0, "player": None, "events": []}]
     add_napij_events(lines, game["events"], ids)
@@ -225,7 +227,7 @@ def play_classic(players: int, strategies: tuple[str, ...], seed: int, after_six
     winner, trace = engine.classic_trace(players, seats, strategy_ids(strategies), seed,
                                          three_after_six=after_six == "three-tries",
                                          first_random=first == "random")
-    lines: list[dict[str, Any]] = [_header("classic", players, strategies, seed,
+    lines: list[dict[str, Any]] = [log_header("classic", players, strategies, seed,
                                            {"after_six": after_six, "first": first})]
     for p, die, k, frm, to, victim in trace:
         if len(lines) == 1 or lines[-1]["player"] != p:   # players alternate: a new player, a new turn
