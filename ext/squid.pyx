@@ -34,6 +34,8 @@ cdef enum:
     MAXZ = 16
     MAXDOLL = 16
     MAXDG = 64
+    MAXBRIDGE = 16      # glass bridge: parts in the box
+    MAXPARTS = 8        # glass bridge: parts laid out (numbered 1..MAXPARTS)
 
 cdef enum:
     POL_RANDOM = 0
@@ -105,6 +107,34 @@ cdef enum:
     EV_SQ_HEAD = 75     # token t enters the head
     EV_SQ_ADV = 76      # token t advances to triangle field f
     EV_WIN = 80         # seat p wins, how
+
+
+#: The C enums and limits above by the names the Python side gives them (policies, squid cards,
+#: how a game is won, sub-games, log record types), so that tests/test_squid_tables.py checks every
+#: Python table and parameter limit against the engine instead of a comment asking to keep them in step.
+ENUMS = {
+    "policies": {"random": POL_RANDOM, "careful": POL_CAREFUL, "bold": POL_BOLD, "equilibrium": POL_EQ},
+    "squid_cards": {"defence": SQ_DEF, "stab": SQ_STAB, "push": SQ_PUSH, "move": SQ_MOVE},
+    "how": {"head": HOW_HEAD, "last_survivor": HOW_LAST, "round_cap": HOW_CAP},
+    "events": {"EV_SUB": EV_SUB, "EV_COUNT": EV_COUNT, "EV_ROUND": EV_ROUND, "EV_CARD": EV_CARD,
+               "EV_TIMER": EV_TIMER, "EV_SURV": EV_SURV, "EV_DOLL": EV_DOLL, "EV_RL_CROSSED": EV_RL_CROSSED,
+               "EV_RL_MOVE": EV_RL_MOVE, "EV_RL_THROUGH": EV_RL_THROUGH, "EV_RL_PUSH": EV_RL_PUSH,
+               "EV_RL_TIMEOUT": EV_RL_TIMEOUT, "EV_DG_PLACE": EV_DG_PLACE, "EV_DG_TURN": EV_DG_TURN,
+               "EV_DG_FLIP": EV_DG_FLIP, "EV_DG_ADV": EV_DG_ADV, "EV_DG_THROUGH": EV_DG_THROUGH,
+               "EV_DG_OUT": EV_DG_OUT, "EV_DG_TIMEOUT": EV_DG_TIMEOUT, "EV_TUG_PLACE": EV_TUG_PLACE,
+               "EV_TUG_NOROOM": EV_TUG_NOROOM, "EV_TUG_CARD": EV_TUG_CARD, "EV_TUG_BRIDGE": EV_TUG_BRIDGE,
+               "EV_MB_TOKEN": EV_MB_TOKEN, "EV_MB_LEFTOVER": EV_MB_LEFTOVER, "EV_MB_ODD": EV_MB_ODD,
+               "EV_MB_OWN": EV_MB_OWN, "EV_MB_DUEL": EV_MB_DUEL, "EV_MB_HIDE": EV_MB_HIDE,
+               "EV_MB_THROW": EV_MB_THROW, "EV_MB_OUT": EV_MB_OUT, "EV_BR_PART": EV_BR_PART,
+               "EV_BR_QUEUE": EV_BR_QUEUE, "EV_BR_MOVE": EV_BR_MOVE, "EV_BR_PUSH": EV_BR_PUSH,
+               "EV_BR_TILE": EV_BR_TILE, "EV_BR_TURN": EV_BR_TURN, "EV_BR_OUT": EV_BR_OUT, "EV_BR_AT": EV_BR_AT,
+               "EV_BR_CHAIN": EV_BR_CHAIN, "EV_BR_THROUGH": EV_BR_THROUGH, "EV_BR_TIMEOUT": EV_BR_TIMEOUT,
+               "EV_SQ_SPEED": EV_SQ_SPEED, "EV_SQ_STAB": EV_SQ_STAB, "EV_SQ_MISS": EV_SQ_MISS,
+               "EV_SQ_PUSH": EV_SQ_PUSH, "EV_SQ_MOVE": EV_SQ_MOVE, "EV_SQ_HEAD": EV_SQ_HEAD,
+               "EV_SQ_ADV": EV_SQ_ADV, "EV_WIN": EV_WIN},
+    "limits": {"seats": MAXP, "subgames": NSUB, "zones": MAXZ, "doll_cards": MAXDOLL, "dalgona_cards": MAXDG,
+               "bridge_tiles": MAXBRIDGE, "bridge_parts": MAXPARTS},
+}
 
 
 cdef struct Params:
@@ -815,8 +845,8 @@ cdef void marbles(Game* g) noexcept nogil:
 
 cdef struct Bridge:
     int n                 # parts of the bridge = places 1..n
-    int crack[9]          # per part: -1 no cracked tile, 0 / 1 the left / right tile is cracked
-    int state[9]          # 0 face down, 1 turned over (both tiles and any crack visible)
+    int crack[MAXPARTS + 1]   # per part: -1 no cracked tile, 0 / 1 the left / right tile is cracked
+    int state[MAXPARTS + 1]   # 0 face down, 1 turned over (both tiles and any crack visible)
     int nt
     int own[MAXT]
     int place[MAXT]       # 1..n on the bridge; <= 0 in the queue (0 = first in line, -1 behind it, ...)
@@ -986,7 +1016,7 @@ cdef void bridge_setup(Game* g, Bridge* b) noexcept nogil:
     """As many parts as tokens in play (at most ``max_tiles``), drawn from the ``tiles`` parts of the
     box of which ``cracked`` have a cracked tile (left or right); the queue in turn order."""
     cdef Params* prm = g.prm
-    cdef int parts[16]
+    cdef int parts[MAXBRIDGE]
     cdef int i, p, k, total = 0
     for p in range(g.P):
         total += g.active[p]

@@ -29,6 +29,7 @@ def test_python_table_matches_engine_enum(table: str, names: tuple[str, ...]) ->
 
 def test_log_record_types_match_engine() -> None:
     assert {name: getattr(play, name) for name in engine.ENUMS["events"]} == engine.ENUMS["events"]
+    assert sorted(n for n in vars(play) if n.startswith("EV_")) == sorted(engine.ENUMS["events"])
 
 
 def test_loader_limits_are_the_engine_sizes() -> None:

@@ -20,6 +20,13 @@ from solver.inputs import load_toml, parse_error_reason
 DEFAULT_FILE = Path(__file__).with_name("params.toml")
 SHAPES = ("circle", "triangle", "star", "umbrella")
 SUBGAMES = ("red_light", "dalgona", "tug_of_war", "marbles", "glass_bridge", "squid")
+#: limits of the engine's arrays (tests/test_squid_tables.py checks them against ext/squid.pyx)
+MAX_SEATS = 6
+MAX_DALGONA_CARDS = 64
+MAX_ZONES = 16
+MAX_BRIDGE_TILES = 16
+MAX_BRIDGE_PARTS = 8
+MAX_DOLL_CARDS = 7          # the equilibrium table of red light has one bit per doll card
 #: the sub-games with a timer, each with its own start value ``<game>.timer_steps``
 TIMED = ("red_light", "dalgona", "glass_bridge")
 
@@ -135,8 +142,8 @@ def validate(p: Params) -> None:
     rl = p["red_light"]
     _int(rl["track_length"], "red_light.track_length", 1, 100)
     cards = rl["doll_cards"]
-    if not isinstance(cards, list) or not 1 <= len(cards) <= 7:
-        raise SolverError("parameter red_light.doll_cards must be a list of 1 to 7 cards")
+    if not isinstance(cards, list) or not 1 <= len(cards) <= MAX_DOLL_CARDS:
+        raise SolverError(f"parameter red_light.doll_cards must be a list of 1 to {MAX_DOLL_CARDS} cards")
     for card in cards:
         if not isinstance(card, list) or len(set(map(str, card))) != len(card):
             raise SolverError("each red_light.doll_cards entry must be a list of distinct numbers 0-4")
@@ -150,27 +157,27 @@ def validate(p: Params) -> None:
         _int(dg["sections"][shape], f"dalgona.sections.{shape}", 1, 50)
         _int(dg["shape_cards"][shape], f"dalgona.shape_cards.{shape}", 0, 60)
     _int(dg["crack_cards"], "dalgona.crack_cards", 0, 60)
-    if not 1 <= sum(dg["shape_cards"].values()) + dg["crack_cards"] <= 64:
-        raise SolverError("the Dalgona deck (shape_cards + crack_cards) must hold 1 to 64 cards")
+    if not 1 <= sum(dg["shape_cards"].values()) + dg["crack_cards"] <= MAX_DALGONA_CARDS:
+        raise SolverError(f"the Dalgona deck (shape_cards + crack_cards) must hold 1 to {MAX_DALGONA_CARDS} cards")
     tug = p["tug_of_war"]
     _int(tug["side_capacity"], "tug_of_war.side_capacity", 1, 7)
     if tug["tie"] not in ("both_eliminated", "both_survive"):
         raise SolverError("parameter tug_of_war.tie must be 'both_eliminated' or 'both_survive'")
     mb = p["marbles"]
     _num(mb["off_table"], "marbles.off_table", 0.0, 1.0)
-    if not isinstance(mb["skill"], list) or not 1 <= len(mb["skill"]) <= 6:
-        raise SolverError("parameter marbles.skill must be a list of 1 to 6 numbers (one per seat)")
+    if not isinstance(mb["skill"], list) or not 1 <= len(mb["skill"]) <= MAX_SEATS:
+        raise SolverError(f"parameter marbles.skill must be a list of 1 to {MAX_SEATS} numbers (one per seat)")
     for s in mb["skill"]:
         _num(s, "marbles.skill", 0.01, 100.0)
     br = p["glass_bridge"]
-    _int(br["tiles"], "glass_bridge.tiles", 1, 16)
+    _int(br["tiles"], "glass_bridge.tiles", 1, MAX_BRIDGE_TILES)
     _int(br["cracked"], "glass_bridge.cracked", 0, br["tiles"])
-    _int(br["max_tiles"], "glass_bridge.max_tiles", 1, min(8, br["tiles"]))
+    _int(br["max_tiles"], "glass_bridge.max_tiles", 1, min(MAX_BRIDGE_PARTS, br["tiles"]))
     sq = p["squid"]
     zones = sq["zones"]
     if (not isinstance(zones, list) or not all(isinstance(z, str) for z in zones)
-            or len(set(zones)) != len(zones) or not 3 <= len(zones) <= 16):
-        raise SolverError("parameter squid.zones must be a list of 3 to 16 distinct names")
+            or len(set(zones)) != len(zones) or not 3 <= len(zones) <= MAX_ZONES):
+        raise SolverError(f"parameter squid.zones must be a list of 3 to {MAX_ZONES} distinct names")
     for need in ("safe", "triangle"):
         if need not in zones:
             raise SolverError(f"parameter squid.zones must contain {need!r}")

@@ -55,7 +55,7 @@ SIDES = ("left", "right")
 SQUID_CARDS = ("defence", "stab", "push", "move")
 DALGONA_CARDS = (*SHAPES, "crack")
 
-# event record types of ext/squid.pyx (EV_*)
+# event record types of ext/squid.pyx (EV_*; tests/test_squid_tables.py checks them against the engine)
 (EV_SUB, EV_COUNT, EV_ROUND, EV_CARD, EV_TIMER, EV_SURV) = range(1, 7)
 (EV_DOLL, EV_RL_CROSSED, EV_RL_MOVE, EV_RL_THROUGH, EV_RL_PUSH, EV_RL_TIMEOUT) = range(10, 16)
 (EV_DG_PLACE, EV_DG_TURN, EV_DG_FLIP, EV_DG_ADV, EV_DG_THROUGH, EV_DG_OUT, EV_DG_TIMEOUT) = range(20, 27)
