@@ -33,7 +33,8 @@ cdef enum:
     S_PLANNER = 3
     BIG = 1000000
 
-# parameter slots (see solver/thegame/strategies.py, which maps names to these indices)
+# parameter slots (solver/thegame/strategies.py maps names to these indices; ENUMS below exports them
+# and tests/test_thegame_tables.py checks the two agree)
 cdef enum:
     P_REACH = 0
     P_ENDGAME = 1
@@ -55,6 +56,20 @@ cdef enum:
     Q_MARGIN = 11   # forced plays: only moves within this many skips of the cheapest are searched
     Q_JUMP = 12     # bonus for each kept hand card that is a 10-jump on some pile
     Q_OWN = 13      # extra weight (x acceptance weight) of the cards kept in one's own hand
+
+#: The strategy kinds, parameter slots and limits above by the names the Python side gives them,
+#: so that tests/test_thegame_tables.py checks solver/thegame/strategies.py against the engine.
+ENUMS = {
+    "kinds": {"greedy": S_GREEDY, "reach": S_REACH, "signal": S_SIGNAL, "planner": S_PLANNER},
+    "slots": {
+        "reach": {"reach": P_REACH, "endgame": P_ENDGAME},
+        "signal": {"reach": P_REACH, "endgame": P_ENDGAME, "sig": P_SIG, "pen": P_PEN},
+        "planner": {"dead": Q_DEAD, "w1": Q_W1, "w2": Q_W2, "w3": Q_W3, "extra": Q_EXTRA, "maxx": Q_MAXX,
+                    "eextra": Q_EEXTRA, "emaxx": Q_EMAXX, "sig": Q_SIG, "sigpen": Q_SIGPEN, "fire": Q_FIRE,
+                    "margin": Q_MARGIN, "jump": Q_JUMP, "own": Q_OWN},
+    },
+    "limits": {"params": NPARAM, "players": MAXP, "hand": MAXH, "cards": NCARDS},
+}
 
 
 cdef struct Variant:
