@@ -575,6 +575,11 @@ DEF STRAT_RANDOM = 0
 DEF STRAT_GREEDY = 1
 DEF STRAT_MC = 2
 
+#: strategy names; a strategy's kind number is its index here (the one table both sides read)
+STRATEGY_NAMES = ("random", "greedy", "mc")
+assert (STRATEGY_NAMES.index("random"), STRATEGY_NAMES.index("greedy"), STRATEGY_NAMES.index("mc")) == \
+    (STRAT_RANDOM, STRAT_GREEDY, STRAT_MC), "STRATEGY_NAMES must list the kinds in STRAT_* order"
+
 
 cdef struct Config:
     int32_t n_players               # colour k belongs to player k % n_players (Rumis 2x2: two each)

@@ -32,7 +32,8 @@ from solver.montecarlo.experiment import Experiment, Tally
 from solver.montecarlo.seats import one_per_seat, win_columns, win_shares
 from solver.montecarlo.stats import mean_columns
 
-STRATEGY_KINDS = {"random": 0, "greedy": 1, "mc": 2}
+#: engine kind of each strategy, from the engine's own name table
+STRATEGY_KINDS = {name: kind for kind, name in enumerate(_ext.STRATEGY_NAMES)}
 
 
 def parse_strategy(text: str) -> tuple[int, int, int]:
