@@ -341,8 +341,9 @@ cdef void c_reset(Classic* g, int first) noexcept nogil:
 
 cdef int c_roll_done(Classic* g, int d, int k, int t) noexcept nogil:
     """The rest of one roll of the player to play: pawn k (-1: none) moves by d to t (its c_dest),
-    then who rolls next (a 6 rolls again, a miss uses up one try).  Returns the winner, or -1 while the game goes
-    on.  The batch loop and the decision API (ClassicTable) both go through here."""
+    then who rolls next (a 6 rolls again, a miss uses up one try).  Returns the winner, or -1
+    while the game goes on.  The batch loop and the decision API (ClassicTable) both go through
+    here."""
     cdef int p = g.to_play
     if k >= 0:
         c_apply(g, p, k, t)
