@@ -1783,6 +1783,7 @@ cdef class NapijState:
     cdef Turn t
     cdef CompiledBoard board
     cdef object buf
+    cdef bint abandoned     # MAXTURNS turns played without a winner, as simulate abandons a game
 
     def __init__(self, CompiledBoard board, int nplayers, seats, strategies, uint64_t seed=1,
                  bint drink_once=False, bint first_random=False):
@@ -1806,6 +1807,7 @@ cdef class NapijState:
         other.board = self.board
         memcpy(&other.g, &self.g, sizeof(NGame))
         memcpy(&other.t, &self.t, sizeof(Turn))
+        other.abandoned = self.abandoned
         other.rng = self.rng
         other.g.rng = &other.rng
         other._attach_log()
@@ -1813,8 +1815,9 @@ cdef class NapijState:
 
     @property
     def phase(self):
-        """0 announce-or-roll, 1 a die for the Bottle, 2 rolling, 3 moving, 5 game over."""
-        return 5 if self.g.winner >= 0 else self.t.phase
+        """0 announce-or-roll, 1 a die for the Bottle, 2 rolling, 3 moving, 5 game over (won, or
+        abandoned after MAXTURNS turns as simulate abandons a game)."""
+        return 5 if self.g.winner >= 0 or self.abandoned else self.t.phase
 
     @property
     def to_play(self):
@@ -1850,10 +1853,13 @@ cdef class NapijState:
         return out
 
     cdef void _next_turn(self):
-        """After a finished turn: the next player's turn begins, unless the game is won; a
-        turn that begins with no legal move after its dice is over at once."""
+        """After a finished turn: the next player's turn begins, unless the game is won or has
+        run MAXTURNS turns (abandoned, as in simulate)."""
         cdef int p
         if self.t.phase != T_DONE or self.g.winner >= 0:
+            return
+        if self.g.turn >= MAXTURNS:
+            self.abandoned = True
             return
         p = self.t.player + 1
         n_turn_begin(&self.g, &self.t, 0 if p == self.g.np else p)
@@ -1865,7 +1871,7 @@ cdef class NapijState:
         self._next_turn()
 
     def _check_live(self):
-        if self.g.winner >= 0:
+        if self.g.winner >= 0 or self.abandoned:
             raise ValueError("the game is over")
 
     def announce(self, bint bottle):
@@ -1900,7 +1906,7 @@ cdef class NapijState:
         cdef Move mv[16]
         cdef Pawn ns
         cdef int n, i, blk
-        if self.g.winner >= 0 or self.t.phase != T_MOVE:
+        if self.g.winner >= 0 or self.abandoned or self.t.phase != T_MOVE:
             return []
         n = n_turn_moves(&self.g, &self.t, mv)
         out = []
@@ -1937,7 +1943,7 @@ cdef class NapijState:
         cdef Turn t
         if not 0 <= strategy <= S_BEST:
             raise ValueError(f"unknown strategy id {strategy}")
-        if self.g.winner >= 0 or (self.t.phase != T_START and self.t.phase != T_MOVE):
+        if self.g.winner >= 0 or self.abandoned or (self.t.phase != T_START and self.t.phase != T_MOVE):
             return None
         rng_seed(&rng, seed)
         self.g.rng = &rng

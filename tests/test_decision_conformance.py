@@ -8,7 +8,8 @@ actions, ask a strategy, and build one action that must be refused); the checks 
 * a decision point always lists at least one action, and the game ends within a bound;
 * every strategy's choice is one of the listed actions, and the same seed gives the same choice;
 * an illegal action is refused with a SolverError and leaves the game as it was;
-* once the game is over there is nothing to do: no actions, no choice, and applying is refused.
+* once the game is over there is nothing to do: no actions, no choice, and applying is refused;
+* the game ends within a bound (napij-se, like ``simulate``, abandons a game after 20,000 turns).
 """
 
 from __future__ import annotations
@@ -135,7 +136,7 @@ ADAPTERS = {
                                 lambda g, s, seed: napij_choose(g, s, seed),
                                 ("random", "runner", "hunter", "cautious", "shortcut", "best"),
                                 lambda g: NapijMove(0, 99) if g.phase == "move" else None,
-                                lambda g: (g.phase, g.to_play, g.dice, g.state()), 60000),
+                                lambda g: (g.phase, g.to_play, g.dice, g.state()), 200000),
 }
 
 

@@ -16,7 +16,8 @@ Everything that follows from a move (captures, cards, the Bottle, drinks) is the
 the same C functions as ``clovece simulate`` (``NapijState`` in ``ext/clovece.pyx``), and
 :func:`choose_move` asks a strategy for its decision through the same C functions as the batch
 loop.  A card's target (capture, swap) is picked by the drawing player's seat strategy.  The deck
-is shuffled from the seed, as in one game of ``simulate`` with that seed.
+is shuffled from the seed, as in one game of ``simulate`` with that seed.  A game still without a
+winner after 20,000 turns is abandoned (phase ``over``, no winner), as ``simulate`` abandons it.
 
 >>> game = NapijGame(players=2, seed=3)
 >>> game.phase, game.to_play
@@ -122,7 +123,8 @@ class NapijGame:
 
     @property
     def phase(self) -> str:
-        """``announce``, ``bottle`` (a die for the Bottle), ``roll``, ``move`` or ``over``."""
+        """``announce``, ``bottle`` (a die for the Bottle), ``roll``, ``move`` or ``over`` (won, or
+        abandoned after 20,000 turns)."""
         return PHASES[self._state.phase]
 
     @property
