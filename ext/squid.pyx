@@ -15,6 +15,11 @@ One game can be recorded event by event (``play_traced``): the sub-games emit re
 a buffer attached to the Game; the Monte Carlo loop (``simulate_block``) plays the very same C code
 with no buffer attached, so a logged game is one game of the analysis.
 
+Every choice the rules leave a seat goes through a decision point (``decide``, kinds ``D_*``): in
+the Monte Carlo loop it asks the seat's policy; in a game played from outside (``play_scripted``,
+the decision API of solver.squid.decisions) it takes the next decision of a script and stops being
+recorded where the script ends, so the API plays this very code.
+
 The ``t_*`` functions at the end are a small test API: they set up one sub-game situation by
 hand, resolve one round/turn with given choices and return the result, so the rules can be
 checked against the pure-Python reference in tests/squid_reference.py.
@@ -22,7 +27,7 @@ checked against the pure-Python reference in tests/squid_reference.py.
 
 from libc.stdint cimport uint64_t, uint32_t
 from libc.math cimport pow
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport calloc, free, realloc
 from rng cimport Rng, rng_seed, rng_next, rng_below, rng_double, rng_shuffle_int
 
 import numpy as np
@@ -48,6 +53,33 @@ cdef enum:
     SQ_STAB = 1
     SQ_PUSH = 2
     SQ_MOVE = 3
+
+# decision points: where the rules leave a seat a choice (a scripted game, ``play_scripted``, asks
+# its script here; the Monte Carlo loop asks the seat's policy).  The options of each are listed
+# where it is taken; solver/squid/decisions.py names them (tests/test_squid_tables.py checks)
+cdef enum:
+    D_RL_CARD = 0       # red light: the number card 0-4
+    D_RL_PUSH = 1       # red light: the seat a 0 pushes out a token of
+    D_DG_SHAPE = 2      # Dalgona: the shape (0-3) the next token is placed on
+    D_DG_TOKEN = 3      # Dalgona: the token a flipped card advances or cracks
+    D_DG_FLIP = 4       # Dalgona: flip another card (1) or stop (0)
+    D_TUG_SPOT = 5      # tug of war: where the next token goes (2 * bridge + side)
+    D_TUG_CARD = 6      # tug of war: the card 0-4 laid for one contested token
+    D_MB_PAIR = 7       # marbles: the open pair a token joins, or the next pair number (a new pair)
+    D_MB_DUEL = 8       # marbles: which of one's pairs is played next
+    D_MB_MODE = 9       # marbles: 0 odd/even, 1 the line
+    D_MB_HIDE = 10      # marbles: 1 or 2 marbles hidden
+    D_MB_GUESS = 11     # marbles: the guess, 1 odd, 0 even
+    D_BR_CARD = 12      # glass bridge: the card 0-4 played from the hand
+    D_BR_TOKEN = 13     # glass bridge: the own token the card moves
+    D_BR_PUSH = 14      # glass bridge: the token a 0 pushes (-1: none)
+    D_BR_TILE = 15      # glass bridge: the tile stepped on, 0 left, 1 right
+    D_SQ_CARD = 16      # squid: the card (defence, stab, push, move)
+    D_SQ_VICTIM = 17    # squid: the token a stab or push hits
+    D_SQ_MISS = 18      # squid: the own token a stab without a target loses
+    D_SQ_MOVE = 19      # squid: token * 32 + zone + 1 (0: into the head), -1 no move
+    ND = 20
+    MAXOPT = MAXT * (MAXZ + 1) + 1
 
 cdef enum:
     HOW_HEAD = 0
@@ -132,6 +164,13 @@ ENUMS = {
                "EV_SQ_SPEED": EV_SQ_SPEED, "EV_SQ_STAB": EV_SQ_STAB, "EV_SQ_MISS": EV_SQ_MISS,
                "EV_SQ_PUSH": EV_SQ_PUSH, "EV_SQ_MOVE": EV_SQ_MOVE, "EV_SQ_HEAD": EV_SQ_HEAD,
                "EV_SQ_ADV": EV_SQ_ADV, "EV_WIN": EV_WIN},
+    "decisions": {"red_light.card": D_RL_CARD, "red_light.push": D_RL_PUSH, "dalgona.shape": D_DG_SHAPE,
+                  "dalgona.token": D_DG_TOKEN, "dalgona.flip": D_DG_FLIP, "tug_of_war.place": D_TUG_SPOT,
+                  "tug_of_war.card": D_TUG_CARD, "marbles.pair": D_MB_PAIR, "marbles.duel": D_MB_DUEL,
+                  "marbles.mode": D_MB_MODE, "marbles.hide": D_MB_HIDE, "marbles.guess": D_MB_GUESS,
+                  "glass_bridge.card": D_BR_CARD, "glass_bridge.token": D_BR_TOKEN,
+                  "glass_bridge.push": D_BR_PUSH, "glass_bridge.tile": D_BR_TILE, "squid.card": D_SQ_CARD,
+                  "squid.victim": D_SQ_VICTIM, "squid.miss": D_SQ_MISS, "squid.move": D_SQ_MOVE},
     "limits": {"seats": MAXP, "subgames": NSUB, "zones": MAXZ, "doll_cards": MAXDOLL, "dalgona_cards": MAXDG,
                "bridge_tiles": MAXBRIDGE, "bridge_parts": MAXPARTS},
 }
@@ -181,6 +220,26 @@ cdef struct Params:
     double sq_bold[4]
 
 
+# the decisions of a game played from outside (``play_scripted``), and where they ran out
+cdef struct Script:
+    const int* forced     # every decision taken so far, in order
+    int nforced
+    int used              # how many of them the game has taken
+    int stopped           # the script has run out: from here every decision takes its first option
+    int bad               # forced[used] was not among the options of its decision point
+    int nev               # events recorded before the pending decision
+    int kind              # the pending decision: its kind (D_*), seat and options
+    int player
+    int nopt
+    int opt[MAXOPT]
+    int ask               # a policy to ask at the pending decision (-1: none)
+    int asking
+    int saved_pol
+    int choice            # the asked policy's choice
+    Rng ask_rng           # the asked policy's random numbers (the game's stay the chance's)
+    Rng saved_rng
+
+
 cdef struct Game:
     int P
     int start         # seat that starts the current sub-game
@@ -199,6 +258,7 @@ cdef struct Game:
     int nev
     int evcap
     int evfail
+    Script* sc        # a game played from outside (NULL: the seats' policies decide)
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -249,11 +309,69 @@ cdef inline int sample(Rng* r, const double* p, int n) noexcept nogil:
     return n - 1
 
 
+cdef int decide(Game* g, int kind, int p, const int* opt, int n, int* out) noexcept nogil:
+    """A decision point of a scripted game (``g.sc`` set; n >= 1 options).  Returns 1 with *out
+    set when the decision is taken here: the only option, the script's next decision, or, once the
+    script has run out, the first option (the game then runs on to its end unrecorded).  Returns 0
+    when the policy asked at the pending decision is to decide now (``decided`` takes its answer)."""
+    cdef Script* sc = g.sc
+    cdef int i, v
+    if n == 1 or sc.stopped:
+        out[0] = opt[0]
+        return 1
+    if sc.used < sc.nforced:
+        v = sc.forced[sc.used]
+        for i in range(n):
+            if opt[i] == v:
+                sc.used += 1
+                out[0] = v
+                return 1
+        sc.bad = 1
+    sc.stopped = 1
+    sc.nev = g.nev
+    sc.kind = kind
+    sc.player = p
+    sc.nopt = n
+    for i in range(n):
+        sc.opt[i] = opt[i]
+    if sc.ask >= 0 and not sc.bad:
+        sc.asking = 1
+        sc.saved_pol = g.pol[p]
+        g.pol[p] = sc.ask
+        sc.saved_rng = g.rng
+        g.rng = sc.ask_rng
+        return 0
+    out[0] = opt[0]
+    return 1
+
+
+cdef inline int decided(Game* g, int p, int v) noexcept nogil:
+    """A policy's choice v at a decision point: passed through, and kept when it was asked for."""
+    if g.sc != NULL and g.sc.asking:
+        g.sc.asking = 0
+        g.sc.choice = v
+        g.pol[p] = g.sc.saved_pol
+        g.rng = g.sc.saved_rng
+    return v
+
+
 # ----------------------------------------------------------------------------- 1 red light
 
 cdef int rl_choose(Game* g, int p, int pos, int cnt, int rem, int timer) noexcept nogil:
-    """Number card 0-4 for seat p with cnt tokens stacked on field pos; rem: the doll cards
-    (bitmask) not yet revealed in this pass through the deck; timer: steps already run."""
+    """Number card 0-4 for seat p (decision point D_RL_CARD)."""
+    cdef int opt[5]
+    cdef int v
+    if g.sc != NULL:
+        for v in range(5):
+            opt[v] = v
+        if decide(g, D_RL_CARD, p, opt, 5, &v):
+            return v
+    return decided(g, p, rl_policy(g, p, pos, cnt, rem, timer))
+
+
+cdef int rl_policy(Game* g, int p, int pos, int cnt, int rem, int timer) noexcept nogil:
+    """The policy's number card for seat p with cnt tokens stacked on field pos; rem: the doll
+    cards (bitmask) not yet revealed in this pass through the deck; timer: steps already run."""
     cdef Params* prm = g.prm
     cdef int pol = g.pol[p], n, i, ncard = 0, best = 0
     cdef int crossed[5]
@@ -318,13 +436,15 @@ cdef void rl_resolve(Game* g, int start, int* pos, int* cnt, int* done, const in
                 nc += 1
         if nc == 0:
             continue
-        if g.pol[p] == POL_RANDOM:
-            best = cand[rng_below(&g.rng, <uint32_t>nc)]
-        else:  # the opponent with most tokens there, nearest in turn order on ties
-            best = cand[0]
-            for c in range(1, nc):
-                if cnt[cand[c]] > cnt[best]:
-                    best = cand[c]
+        if g.sc == NULL or not decide(g, D_RL_PUSH, p, cand, nc, &best):
+            if g.pol[p] == POL_RANDOM:
+                best = cand[rng_below(&g.rng, <uint32_t>nc)]
+            else:  # the opponent with most tokens there, nearest in turn order on ties
+                best = cand[0]
+                for c in range(1, nc):
+                    if cnt[cand[c]] > cnt[best]:
+                        best = cand[c]
+            best = decided(g, p, best)
         ev(g, EV_RL_PUSH, p, best, 0, 0)
         cnt[best] -= 1
 
@@ -414,8 +534,10 @@ cdef int dg_pick(Game* g, Dalgona* d, int p, int mine, int shape, int most) noex
         n += 1
     if n == 0:
         return -1
+    if g.sc != NULL and decide(g, D_DG_TOKEN, p, cand, n, &best):
+        return best
     if g.pol[p] == POL_RANDOM:
-        return cand[rng_below(&g.rng, <uint32_t>n)]
+        return decided(g, p, cand[rng_below(&g.rng, <uint32_t>n)])
     best = cand[0]
     for k in range(1, n):  # ties: the owner nearest clockwise after p, then the lower index
         t = cand[k]
@@ -424,7 +546,7 @@ cdef int dg_pick(Game* g, Dalgona* d, int p, int mine, int shape, int most) noex
                 best = t
         elif (most and d.sec[t] > d.sec[best]) or (not most and d.sec[t] < d.sec[best]):
             best = t
-    return best
+    return decided(g, p, best)
 
 
 cdef int dg_onboard(Dalgona* d, int p) noexcept nogil:
@@ -462,13 +584,26 @@ cdef int dg_flip(Game* g, Dalgona* d, int p, int c, int first) noexcept nogil:
 
 
 cdef int dg_continue(Game* g, Dalgona* d, int p, const int* deck, int k, int last_round) noexcept nogil:
-    """Whether seat p flips another card after k cards."""
+    """Whether seat p flips another card after k cards (decision point D_DG_FLIP while a card is
+    left and p has a token on a shape)."""
+    cdef int left = g.prm.dg_ncards - k, i
+    cdef int opt[2]
+    if left <= 0 or dg_onboard(d, p) == 0:
+        return 0
+    if g.sc != NULL:
+        opt[0] = 0
+        opt[1] = 1
+        if decide(g, D_DG_FLIP, p, opt, 2, &i):
+            return i
+    return decided(g, p, dg_continue_policy(g, d, p, deck, k, last_round))
+
+
+cdef int dg_continue_policy(Game* g, Dalgona* d, int p, const int* deck, int k, int last_round) noexcept nogil:
+    """The policy's choice whether seat p flips another card after k cards."""
     cdef Params* prm = g.prm
     cdef int left = prm.dg_ncards - k, cracks = 0, useful = 0, i, t
     cdef int mine[4]
     cdef double pc, pu
-    if left <= 0 or dg_onboard(d, p) == 0:
-        return 0
     if g.pol[p] == POL_RANDOM:
         return <int>rng_below(&g.rng, 2)
     if last_round:
@@ -497,9 +632,11 @@ cdef void dg_place(Game* g, Dalgona* d) noexcept nogil:
     all four shortest-first, bold = spread over the two shortest shapes."""
     cdef Params* prm = g.prm
     cdef int order[4]
+    cdef int shapes[4]
     cdef int i, j, tmp, p, k, s
     for i in range(4):
         order[i] = i
+        shapes[i] = i
     for i in range(4):
         for j in range(3 - i):
             if prm.dg_sections[order[j]] > prm.dg_sections[order[j + 1]]:
@@ -509,12 +646,14 @@ cdef void dg_place(Game* g, Dalgona* d) noexcept nogil:
     d.nt = 0
     for p in range(g.P):
         for k in range(g.active[p]):
-            if g.pol[p] == POL_RANDOM:
-                s = <int>rng_below(&g.rng, 4)
-            elif g.pol[p] == POL_BOLD:
-                s = order[k % 2]
-            else:
-                s = order[k % 4]
+            if g.sc == NULL or not decide(g, D_DG_SHAPE, p, shapes, 4, &s):
+                if g.pol[p] == POL_RANDOM:
+                    s = <int>rng_below(&g.rng, 4)
+                elif g.pol[p] == POL_BOLD:
+                    s = order[k % 2]
+                else:
+                    s = order[k % 4]
+                s = decided(g, p, s)
             d.own[d.nt] = p
             d.shp[d.nt] = s
             d.sec[d.nt] = 0
@@ -612,15 +751,17 @@ cdef void tug_place(Game* g, TugLayout* lay) noexcept nogil:
                         ev(g, EV_TUG_NOROOM, k, unplaced[k], 0, 0)
                 left = 0
                 break
-            if g.pol[p] == POL_RANDOM:
-                best = spots[rng_below(&g.rng, <uint32_t>n)]
-            else:
-                best = spots[0]
-                for k in range(1, n):
-                    total = lay.cnt[spots[k] // 2][0] + lay.cnt[spots[k] // 2][1]
-                    c = lay.cnt[best // 2][0] + lay.cnt[best // 2][1]
-                    if (g.pol[p] == POL_BOLD and total > c) or (g.pol[p] != POL_BOLD and total < c):
-                        best = spots[k]
+            if g.sc == NULL or not decide(g, D_TUG_SPOT, p, spots, n, &best):
+                if g.pol[p] == POL_RANDOM:
+                    best = spots[rng_below(&g.rng, <uint32_t>n)]
+                else:
+                    best = spots[0]
+                    for k in range(1, n):
+                        total = lay.cnt[spots[k] // 2][0] + lay.cnt[spots[k] // 2][1]
+                        c = lay.cnt[best // 2][0] + lay.cnt[best // 2][1]
+                        if (g.pol[p] == POL_BOLD and total > c) or (g.pol[p] != POL_BOLD and total < c):
+                            best = spots[k]
+                best = decided(g, p, best)
             ev(g, EV_TUG_PLACE, p, best // 2, best % 2, 0)
             lay.cnt[best // 2][best % 2] += 1
             lay.ocnt[best // 2][best % 2][p] += 1
@@ -628,15 +769,33 @@ cdef void tug_place(Game* g, TugLayout* lay) noexcept nogil:
             left -= 1
 
 
+cdef void tug_order(Game* g, int p, int* order5) noexcept nogil:
+    """The order in which a random (shuffled), careful (high first) or bold (the 0, then high)
+    seat lays its cards."""
+    cdef int v
+    if g.pol[p] == POL_RANDOM:
+        for v in range(5):
+            order5[v] = v
+        rng_shuffle_int(&g.rng, order5, 5)
+    elif g.pol[p] == POL_CAREFUL:
+        for v in range(5):
+            order5[v] = 4 - v
+    else:
+        order5[0] = 0
+        for v in range(1, 5):
+            order5[v] = 5 - v
+
+
 cdef void tug(Game* g) noexcept nogil:
     cdef Params* prm = g.prm
-    cdef int P = g.P, p, i, b, s, k, v, outcome
+    cdef int P = g.P, p, i, b, s, k, v, outcome, nopt, got
     cdef TugLayout lay
     cdef int sums[3][2]
     cdef int zeros[3][2]
     cdef int used[5]
     cdef double w[5]
     cdef int order5[5]
+    cdef int opt[5]
     tug_place(g, &lay)
     ev(g, EV_ROUND, 1, 0, 0, 0)
     for b in range(3):
@@ -647,17 +806,8 @@ cdef void tug(Game* g) noexcept nogil:
     for p in range(P):
         for v in range(5):
             used[v] = 0
-        if g.pol[p] == POL_RANDOM:
-            for v in range(5):
-                order5[v] = v
-            rng_shuffle_int(&g.rng, order5, 5)
-        elif g.pol[p] == POL_CAREFUL:
-            for v in range(5):
-                order5[v] = 4 - v
-        else:
-            order5[0] = 0
-            for v in range(1, 5):
-                order5[v] = 5 - v
+        if g.sc == NULL:
+            tug_order(g, p, order5)
         k = 0
         for b in range(3):
             for s in range(2):
@@ -666,16 +816,31 @@ cdef void tug(Game* g) noexcept nogil:
                 for i in range(lay.ocnt[b][s][p]):
                     if k >= 5:
                         break
-                    if g.pol[p] == POL_EQ:
+                    got = 0
+                    if g.sc != NULL:  # decision point D_TUG_CARD: any card not yet laid
+                        nopt = 0
                         for v in range(5):
-                            w[v] = 0.0 if used[v] else prm.tug_eq[lay.cnt[b][s]][lay.cnt[b][1 - s]][v]
-                        v = sample(&g.rng, w, 5)
-                        if used[v]:  # all remaining weights zero: first unused card
+                            if not used[v]:
+                                opt[nopt] = v
+                                nopt += 1
+                        got = decide(g, D_TUG_CARD, p, opt, nopt, &v)
+                        if not got:
+                            tug_order(g, p, order5)  # the asked policy's order
+                    if not got:
+                        if g.pol[p] == POL_EQ:
+                            for v in range(5):
+                                w[v] = 0.0 if used[v] else prm.tug_eq[lay.cnt[b][s]][lay.cnt[b][1 - s]][v]
+                            v = sample(&g.rng, w, 5)
+                            if used[v]:  # all remaining weights zero: first unused card
+                                v = 0
+                                while used[v]:
+                                    v += 1
+                        else:  # the first card of the seat's order not yet laid (order5[k] here)
                             v = 0
-                            while used[v]:
+                            while used[order5[v]]:
                                 v += 1
-                    else:
-                        v = order5[k]
+                            v = order5[v]
+                        v = decided(g, p, v)
                     used[v] = 1
                     k += 1
                     ev(g, EV_TUG_CARD, p, b, s, v)
@@ -704,27 +869,40 @@ cdef int mb_duel(Game* g, int a, int b) noexcept nogil:
     cdef Params* prm = g.prm
     cdef int mode, h, guess, offa, offb
     cdef double da, db
-    if g.pol[a] == POL_RANDOM:
-        mode = <int>rng_below(&g.rng, 2)
-    elif g.pol[a] == POL_CAREFUL:
-        mode = 0
-    elif g.pol[a] == POL_BOLD:
-        mode = 1
-    else:
-        mode = 1 if prm.mb_skill[a] > prm.mb_skill[b] else 0
-    if mode == 0:  # odd/even: a hides 1 or 2 marbles, b guesses the parity
-        if g.pol[a] == POL_CAREFUL:
-            h = 1
+    cdef int opt[2]
+    opt[0] = 0
+    opt[1] = 1
+    if g.sc == NULL or not decide(g, D_MB_MODE, a, opt, 2, &mode):
+        if g.pol[a] == POL_RANDOM:
+            mode = <int>rng_below(&g.rng, 2)
+        elif g.pol[a] == POL_CAREFUL:
+            mode = 0
         elif g.pol[a] == POL_BOLD:
-            h = 2
+            mode = 1
         else:
-            h = 1 + <int>rng_below(&g.rng, 2)
-        if g.pol[b] == POL_CAREFUL:
-            guess = 1
-        elif g.pol[b] == POL_BOLD:
-            guess = 0
-        else:
-            guess = <int>rng_below(&g.rng, 2)
+            mode = 1 if prm.mb_skill[a] > prm.mb_skill[b] else 0
+        mode = decided(g, a, mode)
+    if mode == 0:  # odd/even: a hides 1 or 2 marbles, b guesses the parity
+        opt[0] = 1
+        opt[1] = 2
+        if g.sc == NULL or not decide(g, D_MB_HIDE, a, opt, 2, &h):
+            if g.pol[a] == POL_CAREFUL:
+                h = 1
+            elif g.pol[a] == POL_BOLD:
+                h = 2
+            else:
+                h = 1 + <int>rng_below(&g.rng, 2)
+            h = decided(g, a, h)
+        opt[0] = 0
+        opt[1] = 1
+        if g.sc == NULL or not decide(g, D_MB_GUESS, b, opt, 2, &guess):
+            if g.pol[b] == POL_CAREFUL:
+                guess = 1
+            elif g.pol[b] == POL_BOLD:
+                guess = 0
+            else:
+                guess = <int>rng_below(&g.rng, 2)
+            guess = decided(g, b, guess)
         ev(g, EV_MB_HIDE, h, guess, 0, 0)
         return 1 if (h & 1) == guess else 2
     # the line: b throws first, then a; a marble off the table loses, else the closer one wins
@@ -740,12 +918,12 @@ cdef int mb_duel(Game* g, int a, int b) noexcept nogil:
 
 
 cdef void marbles(Game* g) noexcept nogil:
-    cdef int P = g.P, p, i, k, n, left, npairs = 0, choice, turns = 0, unresolved, j, r
+    cdef int P = g.P, p, i, k, n, left, npairs = 0, choice, turns = 0, unresolved, j, r, x
     cdef int pa[MAXT]
     cdef int pb[MAXT]
     cdef int done[MAXT]
     cdef int unplaced[MAXP]
-    cdef int opens[MAXT]
+    cdef int opens[MAXT + 1]
     cdef int surv[MAXP]
     left = 0
     for p in range(P):
@@ -762,17 +940,20 @@ cdef void marbles(Game* g) noexcept nogil:
                 if pb[k] < 0:
                     opens[n] = k
                     n += 1
-            choice = -1
-            if g.pol[p] == POL_RANDOM:
-                i = <int>rng_below(&g.rng, <uint32_t>(n + 1))
-                if i < n:
-                    choice = opens[i]
-            else:
-                for i in range(n):
-                    if pa[opens[i]] != p:
-                        choice = opens[i]
-                        break
-            if choice >= 0:
+            opens[n] = npairs  # a new pair
+            if g.sc == NULL or not decide(g, D_MB_PAIR, p, opens, n + 1, &choice):
+                choice = npairs
+                if g.pol[p] == POL_RANDOM:
+                    x = <int>rng_below(&g.rng, <uint32_t>(n + 1))
+                    if x < n:
+                        choice = opens[x]
+                else:
+                    for x in range(n):
+                        if pa[opens[x]] != p:
+                            choice = opens[x]
+                            break
+                choice = decided(g, p, choice)
+            if choice < npairs:
                 pb[choice] = p
                 ev(g, EV_MB_TOKEN, p, choice, 0, 0)
             else:
@@ -819,7 +1000,9 @@ cdef void marbles(Game* g) noexcept nogil:
                 n += 1
         if n == 0:
             continue
-        k = opens[rng_below(&g.rng, <uint32_t>n)] if g.pol[p] == POL_RANDOM else opens[0]
+        if g.sc == NULL or not decide(g, D_MB_DUEL, p, opens, n, &k):
+            k = opens[rng_below(&g.rng, <uint32_t>n)] if g.pol[p] == POL_RANDOM else opens[0]
+            k = decided(g, p, k)
         j = pb[k] if pa[k] == p else pa[k]
         ev(g, EV_ROUND, turns + 1, 0, 0, 0)
         ev(g, EV_MB_DUEL, p, k, j, 0)
@@ -859,9 +1042,16 @@ cdef int br_pick_tile(Game* g, Bridge* b, int chooser, int d, bint kill) noexcep
     """The tile (0 left, 1 right) seat ``chooser`` picks on part d.  Face down: a blind guess (the
     cracks are underneath).  Turned: random seats pick either; the others the intact tile for their
     own token, the cracked one when pushing an opponent's token (``kill``)."""
+    cdef int opt[2]
+    cdef int v
+    if g.sc != NULL:
+        opt[0] = 0
+        opt[1] = 1
+        if decide(g, D_BR_TILE, chooser, opt, 2, &v):
+            return v
     if b.state[d] == 0 or g.pol[chooser] == POL_RANDOM or b.crack[d] < 0:
-        return <int>rng_below(&g.rng, 2)
-    return b.crack[d] if kill else 1 - b.crack[d]
+        return decided(g, chooser, <int>rng_below(&g.rng, 2))
+    return decided(g, chooser, b.crack[d] if kill else 1 - b.crack[d])
 
 
 cdef void br_land(Game* g, Bridge* b, int t, int d, int chooser) noexcept nogil:
@@ -928,6 +1118,20 @@ cdef int br_harm(Bridge* b, int d) noexcept nogil:
 
 
 cdef int br_choose_card(Game* g, Bridge* b, int p, int hand) noexcept nogil:
+    """The card seat p plays from its hand (bits 0-4; decision point D_BR_CARD)."""
+    cdef int v, n = 0
+    cdef int cards[5]
+    if g.sc != NULL:
+        for v in range(5):
+            if hand >> v & 1:
+                cards[n] = v
+                n += 1
+        if decide(g, D_BR_CARD, p, cards, n, &v):
+            return v
+    return decided(g, p, br_card_policy(g, b, p, hand))
+
+
+cdef int br_card_policy(Game* g, Bridge* b, int p, int hand) noexcept nogil:
     cdef int pol = g.pol[p], v, t, best = -1, bestval = -1, val, n = 0
     cdef int cards[5]
     cdef double w[5]
@@ -963,7 +1167,7 @@ cdef void br_move(Game* g, Bridge* b, int p, int k) noexcept nogil:
     push an opponent token that shares a part with one of p's tokens one place on (p picks the
     tile it lands on)."""
     cdef int t, u, n = 0, best = -1, val, bestval = -1000000
-    cdef int cand[MAXT]
+    cdef int cand[MAXT + 1]
     if k > 0:
         for t in range(b.nt):
             if b.st[t] == 1 and b.own[t] == p:
@@ -971,18 +1175,20 @@ cdef void br_move(Game* g, Bridge* b, int p, int k) noexcept nogil:
                 n += 1
         if n == 0:
             return
-        if g.pol[p] == POL_RANDOM:
-            best = cand[rng_below(&g.rng, <uint32_t>n)]
-        else:  # safest landing, most advanced token on ties (bold: the most advanced token)
-            for u in range(n):
-                t = cand[u]
-                val = br_value(b, b.place[t] + k)
-                if g.pol[p] == POL_BOLD:
-                    val = 1
-                val = val * 1024 + b.place[t]
-                if val > bestval:
-                    bestval = val
-                    best = t
+        if g.sc == NULL or not decide(g, D_BR_TOKEN, p, cand, n, &best):
+            if g.pol[p] == POL_RANDOM:
+                best = cand[rng_below(&g.rng, <uint32_t>n)]
+            else:  # safest landing, most advanced token on ties (bold: the most advanced token)
+                for u in range(n):
+                    t = cand[u]
+                    val = br_value(b, b.place[t] + k)
+                    if g.pol[p] == POL_BOLD:
+                        val = 1
+                    val = val * 1024 + b.place[t]
+                    if val > bestval:
+                        bestval = val
+                        best = t
+            best = decided(g, p, best)
         ev(g, EV_BR_MOVE, best, k, 0, 0)
         br_land(g, b, best, b.place[best] + k, p)
         return
@@ -996,18 +1202,21 @@ cdef void br_move(Game* g, Bridge* b, int p, int k) noexcept nogil:
                 break
     if n == 0:
         return
-    if g.pol[p] == POL_RANDOM:
-        best = cand[rng_below(&g.rng, <uint32_t>n)]
-    else:  # push only where it can eliminate (a known crack first, then a face-down part)
-        bestval = 2
-        for u in range(n):  # ties: the owner nearest clockwise after p
-            val = br_harm(b, b.place[cand[u]] + 1)
-            if val < bestval or (val == bestval and best >= 0 and
-                                 (b.own[cand[u]] - p + g.P) % g.P < (b.own[best] - p + g.P) % g.P):
-                bestval = val
-                best = cand[u]
-        if best < 0:
-            return
+    cand[n] = -1  # the 0 may push nobody
+    if g.sc == NULL or not decide(g, D_BR_PUSH, p, cand, n + 1, &best):
+        if g.pol[p] == POL_RANDOM:
+            best = cand[rng_below(&g.rng, <uint32_t>n)]
+        else:  # push only where it can eliminate (a known crack first, then a face-down part)
+            bestval = 2
+            for u in range(n):  # ties: the owner nearest clockwise after p
+                val = br_harm(b, b.place[cand[u]] + 1)
+                if val < bestval or (val == bestval and best >= 0 and
+                                     (b.own[cand[u]] - p + g.P) % g.P < (b.own[best] - p + g.P) % g.P):
+                    bestval = val
+                    best = cand[u]
+        best = decided(g, p, best)
+    if best < 0:
+        return
     ev(g, EV_BR_PUSH, best, p, 0, 0)
     br_land(g, b, best, b.place[best] + 1, p)
 
@@ -1137,7 +1346,19 @@ cdef int sq_contested(Squid* s, int p) noexcept nogil:
 
 
 cdef int sq_choose_card(Game* g, Squid* s, int p) noexcept nogil:
-    """Squid card of seat p: uncontested seats move; a careful/bold seat with a token on the
+    """Squid card of seat p (decision point D_SQ_CARD)."""
+    cdef int opt[4]
+    cdef int v
+    if g.sc != NULL:
+        for v in range(4):
+            opt[v] = v
+        if decide(g, D_SQ_CARD, p, opt, 4, &v):
+            return v
+    return decided(g, p, sq_card_policy(g, s, p))
+
+
+cdef int sq_card_policy(Game* g, Squid* s, int p) noexcept nogil:
+    """The policy's squid card for seat p: uncontested seats move; a careful/bold seat with a token on the
     last triangle field moves (into the head), one facing a rival's token there in the triangle
     stabs (only a stab stops it); otherwise the policy's mixed strategy (equilibrium: the table
     for who can enter the head)."""
@@ -1187,14 +1408,16 @@ cdef int sq_attack(Game* g, Squid* s, int p, const int* card, int kind) noexcept
                 break
     if n == 0:
         return -1
+    if g.sc != NULL and decide(g, D_SQ_VICTIM, p, cand, n, &best):
+        return best
     if g.pol[p] == POL_RANDOM:
-        return cand[rng_below(&g.rng, <uint32_t>n)]
+        return decided(g, p, cand[rng_below(&g.rng, <uint32_t>n)])
     best = cand[0]
     for k in range(1, n):  # the most advanced; ties: the owner nearest clockwise after p
         t = sq_progress(prm, s, cand[k]) - sq_progress(prm, s, best)
         if t > 0 or (t == 0 and (s.own[cand[k]] - p + g.P) % g.P < (s.own[best] - p + g.P) % g.P):
             best = cand[k]
-    return best
+    return decided(g, p, best)
 
 
 cdef int sq_sacrifice(Game* g, Squid* s, int p) noexcept nogil:
@@ -1207,21 +1430,24 @@ cdef int sq_sacrifice(Game* g, Squid* s, int p) noexcept nogil:
             n += 1
     if n == 0:
         return -1
+    if g.sc != NULL and decide(g, D_SQ_MISS, p, cand, n, &best):
+        return best
     if g.pol[p] == POL_RANDOM:
-        return cand[rng_below(&g.rng, <uint32_t>n)]
+        return decided(g, p, cand[rng_below(&g.rng, <uint32_t>n)])
     best = cand[0]
     for t in range(1, n):
         if sq_progress(g.prm, s, cand[t]) < sq_progress(g.prm, s, best):
             best = cand[t]
-    return best
+    return decided(g, p, best)
 
 
 cdef int sq_move(Game* g, Squid* s, int p) noexcept nogil:
     """Move one own token to an adjacent zone; returns 1 if it entered the head (win)."""
     cdef Params* prm = g.prm
     cdef int t, z, n = 0, k, bt = -1, bz = -1, bestp = -1000, pr
-    cdef int ct[MAXT * MAXZ]
-    cdef int cz[MAXT * MAXZ]
+    cdef int ct[MAXOPT]
+    cdef int cz[MAXOPT]
+    cdef int opt[MAXOPT]
     for t in range(s.nt):
         if not s.alive[t] or s.own[t] != p:
             continue
@@ -1236,23 +1462,36 @@ cdef int sq_move(Game* g, Squid* s, int p) noexcept nogil:
                 n += 1
     if n == 0:
         return 0
-    if g.pol[p] == POL_RANDOM:
-        k = <int>rng_below(&g.rng, <uint32_t>n)
-        bt = ct[k]
-        bz = cz[k]
-    else:  # the head if possible, else the most advanced token one zone nearer
-        for k in range(n):
-            if cz[k] == -1:
-                bt = ct[k]
-                bz = -1
-                break
-            if prm.sq_dist[cz[k]] >= prm.sq_dist[s.zone[ct[k]]] or s.zone[ct[k]] == prm.sq_tri:
-                continue
-            pr = sq_progress(prm, s, ct[k])
-            if pr > bestp:
-                bestp = pr
-                bt = ct[k]
-                bz = cz[k]
+    # decision point D_SQ_MOVE: token * 32 + zone + 1 (0: into the head), or -1: no move
+    k = -1
+    if g.sc != NULL:
+        for t in range(n):
+            opt[t] = ct[t] * 32 + cz[t] + 1
+        opt[n] = -1
+        if decide(g, D_SQ_MOVE, p, opt, n + 1, &k):
+            if k < 0:
+                return 0
+            bt = k // 32
+            bz = k % 32 - 1
+    if k < 0:
+        if g.pol[p] == POL_RANDOM:
+            k = <int>rng_below(&g.rng, <uint32_t>n)
+            bt = ct[k]
+            bz = cz[k]
+        else:  # the head if possible, else the most advanced token one zone nearer
+            for k in range(n):
+                if cz[k] == -1:
+                    bt = ct[k]
+                    bz = -1
+                    break
+                if prm.sq_dist[cz[k]] >= prm.sq_dist[s.zone[ct[k]]] or s.zone[ct[k]] == prm.sq_tri:
+                    continue
+                pr = sq_progress(prm, s, ct[k])
+                if pr > bestp:
+                    bestp = pr
+                    bt = ct[k]
+                    bz = cz[k]
+        k = decided(g, p, bt * 32 + bz + 1 if bt >= 0 else -1)
         if bt < 0:
             return 0
     if bz == -1:
@@ -1479,6 +1718,7 @@ cdef void init_game(Game* g, Params* prm, int P, pols, uint64_t seed) except *:
     g.nev = 0
     g.evcap = 0
     g.evfail = 0
+    g.sc = NULL
     for p in range(MAXP):
         g.pol[p] = pols[p] if p < P else 0
         g.active[p] = 0
@@ -1558,6 +1798,73 @@ def play_traced(dict params, pols, uint64_t seed):
         g.ev = NULL
     return {"events": events, "winner": g.winner, "how": g.how,
             "rounds": [g.rounds[k] for k in range(NSUB)]}
+
+
+cdef class Rules:
+    """The engine's parameters converted once (``fill_params`` takes longer than a game), for the
+    many short runs of ``play_scripted``."""
+    cdef Params prm
+    cdef dict params     # keeps the tables the Params point into alive
+
+    def __cinit__(self, dict params):
+        fill_params(&self.prm, params)
+        self.params = params
+
+
+def play_scripted(Rules rules, int players, uint64_t seed, forced, int ask=-1, uint64_t ask_seed=0,
+                  bint record=True):
+    """Play one game whose decisions come from outside: the i-th decision point that leaves a
+    choice (two options or more) takes ``forced[i]``; chance is drawn from ``seed`` as in any game,
+    so the same seed and decisions give the same game.  The game stops being recorded at the first
+    decision point past the script (the pending decision) and, asked with ``ask`` (a policy id),
+    reports that policy's choice there, its random numbers drawn from ``ask_seed``.  ``record``
+    False: no event records (the game's course is the same; only the pending decision is wanted).
+
+    Returns {"events": the records up to the pending decision (all, if the game ended), "pending":
+    None or (kind, seat, options), "used": decisions taken, "bad": forced[used] was not among the
+    pending decision's options, "choice": the asked policy's choice or None, "winner", "how" (-1
+    until the game ends)}.  solver.squid.decisions builds the decision API on it: replaying the
+    script is cheap (a whole game takes some 20 microseconds), and it runs the Monte Carlo loop's
+    own code, decision points and all."""
+    cdef Game g
+    cdef Script* sc
+    cdef int i
+    cdef int[::1] script = np.ascontiguousarray(forced, dtype=np.int32)
+    if not 1 <= players <= MAXP:
+        raise ValueError("1-6 seats are needed")
+    if not -1 <= ask <= 3:
+        raise ValueError("ask: a policy id 0-3, or -1")
+    init_game(&g, &rules.prm, players, [0] * players, seed)
+    sc = <Script*>calloc(1, sizeof(Script))
+    if sc == NULL:
+        raise MemoryError()
+    sc.forced = &script[0] if script.shape[0] > 0 else NULL
+    sc.nforced = script.shape[0]
+    sc.ask = ask
+    sc.choice = -1
+    rng_seed(&sc.ask_rng, ask_seed)
+    g.sc = sc
+    if record:
+        g.evcap = EVW * 4096
+        g.ev = <double*>realloc(NULL, g.evcap * sizeof(double))
+    try:
+        if record and g.ev == NULL:
+            raise MemoryError()
+        with nogil:
+            play_game(&g)
+        if g.evfail:
+            raise MemoryError()
+        nev = sc.nev if sc.stopped else g.nev
+        events = [(int(g.ev[i]), int(g.ev[i + 1]), int(g.ev[i + 2]), int(g.ev[i + 3]), int(g.ev[i + 4]),
+                   g.ev[i + 5]) for i in range(0, nev, EVW)]
+        pending = (sc.kind, sc.player, [sc.opt[i] for i in range(sc.nopt)]) if sc.stopped else None
+        return {"events": events, "pending": pending, "used": sc.used, "bad": bool(sc.bad),
+                "choice": sc.choice if sc.stopped and ask >= 0 and not sc.bad else None,
+                "winner": -1 if sc.stopped else g.winner, "how": -1 if sc.stopped else g.how}
+    finally:
+        free(g.ev)
+        free(sc)
+        g.ev = NULL
 
 
 def trace_games(dict params, pols, uint64_t seed, int n):

@@ -37,3 +37,13 @@ def test_parameter_limits_fit_the_engine_arrays() -> None:
     assert params.MAX_BRIDGE_TILES == limits["bridge_tiles"]
     assert params.MAX_BRIDGE_PARTS == limits["bridge_parts"]
     assert params.MAX_DOLL_CARDS <= limits["doll_cards"]
+
+
+def test_decision_kinds_match_engine_and_are_documented() -> None:
+    from solver.squid import decisions
+
+    kinds = engine.ENUMS["decisions"]
+    assert sorted(kinds.values()) == list(range(len(kinds)))          # the engine's ids 0..N-1
+    assert {name: i for i, name in enumerate(decisions.DECISIONS)} == kinds
+    assert all(f"``{name}``" in decisions.__doc__ for name in kinds)  # each kind's actions are described
+    assert set(decisions.SECRET) <= set(kinds)
