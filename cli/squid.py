@@ -14,7 +14,9 @@ from solver.cli.options import (
     run_and_report,
     write_log,
 )
+from solver.squid.experiment import HUMAN
 from solver.squid.params import DEFAULT_FILE, engine_dict, load_params, parse_sweep, with_value
+from solver.squid.play import GameLog
 
 
 @click.group(name="squid")
@@ -76,10 +78,10 @@ def params_cmd(output: str) -> None:
 @group.command()
 @click.option("--players", "-p", type=click.IntRange(3, 6), default=5, show_default=True, help="Players (3-6).")
 @click.option("--strategy", "-s", default="random", show_default=True,
-              help="Policy per seat: random, careful, bold, equilibrium; one name = all seats, "
-                   "or a comma-separated list with one name per seat.")
+              help="Policy per seat: random, careful, bold, equilibrium, or human (asked at the "
+                   "terminal); one name = all seats, or a comma-separated list with one name per seat.")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=1, show_default=True,
-              help="Seed of the game (the same as the first game of simulate with this seed).")
+              help="Seed of the game (without a human seat: the first game of simulate with this seed).")
 @click.option("--params", "params_file", type=click.Path(dir_okay=False), default=None,
               help="TOML file overriding the documented default parameters.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, allow_dash=True), default=None,
@@ -88,15 +90,20 @@ def params_cmd(output: str) -> None:
 def play(players: int, strategy: str, seed: int, params_file: str | None, log_path: str | None,
          quiet: bool) -> None:
     """Play one game and print it sub-game by sub-game, round by round: secret cards revealed, cards
-    turned, tokens moved, eliminated and surviving."""
+    turned, tokens moved, eliminated and surviving.  A ``human`` seat is asked for each of its
+    decisions, seeing what its player may see (the others' secret cards and the bridge's cracks
+    stay hidden until revealed)."""
     from solver.montecarlo.output import check_writable
     from solver.squid.experiment import parse_strategies
     from solver.squid.play import play_game
 
-    names = parse_strategies(strategy, players)
+    names = parse_strategies(strategy, players, human=True)
     params = load_params(params_file)
     check_writable(log_path)
-    log = play_game(players, names, seed, params)
+    if HUMAN in names:
+        log = _play_with_humans(players, names, seed, params, quiet or log_path == "-")
+    else:
+        log = play_game(players, names, seed, params)
     if write_log(log_path, log.jsonl()):
         return
     if quiet:
@@ -104,6 +111,32 @@ def play(players: int, strategy: str, seed: int, params_file: str | None, log_pa
         click.echo(f"player {result['winner']} wins ({result['result'].replace('_', ' ')})")
     else:
         click.echo(log.text(), nl=False)
+
+
+def _play_with_humans(players: int, names: tuple[str, ...], seed: int, params: dict, quiet: bool) -> GameLog:
+    """One game through the decision API: each ``human`` seat is asked at the terminal (what it
+    may see of the game so far, then its options); the other seats play their policies."""
+    from solver.squid.decisions import SquidGame, play_seats
+
+    shown = [0]   # move-list lines already printed in full
+
+    def ask(game: SquidGame) -> int:
+        d = game.decision
+        lines = game.view(d.player).splitlines()
+        if not quiet:
+            for line in lines[shown[0]:]:
+                if not line.endswith(": "):   # a round with nothing to show yet
+                    click.echo(line)
+            shown[0] = len(lines) - 1   # the last line grows: print it again next time
+        options = "  ".join(f"{i}) {game.label(a)}" for i, a in enumerate(d.options, 1))
+        click.echo(f"P{d.player}, {d.kind.replace('_', ' ').replace('.', ': ')}?  {options}")
+        return d.options[click.prompt("choice", type=click.IntRange(1, len(d.options))) - 1]
+
+    game = play_seats(SquidGame(players, seed, params, names), ask)
+    if not quiet:
+        for line in game.view().splitlines()[shown[0]:]:
+            click.echo(line)
+    return game.log()
 
 
 @group.command()

@@ -30,6 +30,8 @@ from solver.clovece.classic import choose_move as classic_choose
 from solver.clovece.napij import NapijGame, NapijMove
 from solver.clovece.napij import choose_move as napij_choose
 from solver.errors import SolverError
+from solver.squid.decisions import SquidGame
+from solver.squid.decisions import choose_move as squid_choose
 
 
 @dataclass
@@ -137,6 +139,10 @@ ADAPTERS = {
                                 ("random", "runner", "hunter", "cautious", "shortcut", "best"),
                                 lambda g: NapijMove(0, 99) if g.phase == "move" else None,
                                 lambda g: (g.phase, g.to_play, g.dice, g.state()), 200000),
+    "squid": Adapter(lambda seed: SquidGame(3 + seed % 4, seed), lambda g, rng: False, lambda g: g.legal_moves(),
+                     lambda g, a: g.play(a), lambda g: g.is_over, lambda g, s, seed: squid_choose(g, s, seed),
+                     ("random", "careful", "bold", "equilibrium"), lambda g: 999,
+                     lambda g: (g.history, g.decision, g.log().jsonl()), 5000),
 }
 
 

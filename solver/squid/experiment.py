@@ -18,19 +18,23 @@ from solver.squid.params import SUBGAMES
 
 POLICIES = ("random", "careful", "bold", "equilibrium")
 HOW = ("head", "last_survivor", "round_cap")
+#: the seat label of a seat whose decisions come from outside the engine (solver.squid.decisions)
+HUMAN = "human"
 
 
-def parse_strategies(text: str, players: int) -> tuple[str, ...]:
-    """'random' (all seats) or one name per seat, comma-separated.
+def parse_strategies(text: str, players: int, human: bool = False) -> tuple[str, ...]:
+    """'random' (all seats) or one name per seat, comma-separated (``human`` too if allowed).
 
     >>> parse_strategies("equilibrium,random,careful", 3)
     ('equilibrium', 'random', 'careful')
     >>> parse_strategies("bold", 4)
     ('bold', 'bold', 'bold', 'bold')
     """
+    names = (*POLICIES, HUMAN) if human else POLICIES
+
     def check(name: str) -> None:
-        if name not in POLICIES:
-            raise SolverError(f"unknown strategy {name!r}: choose from {', '.join(POLICIES)}")
+        if name not in names:
+            raise SolverError(f"unknown strategy {name!r}: choose from {', '.join(names)}")
 
     return one_per_seat(text, players, check)
 

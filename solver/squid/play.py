@@ -149,7 +149,8 @@ def describe(e: dict[str, Any]) -> str:
         "duel": lambda: f"P{e['by']} plays pair {v} against P{e['against']}",
         "odd_even": lambda: f"hides {v}, guess {e['guess']}",
         "throw": lambda: f"P{v} throws " + ("off the table" if e["off"] else f"{e['distance']:.3f} from the line"),
-        "part": lambda: f"part {v} " + (f"cracked {e['crack']}" if e["crack"] else "intact"),
+        "part": lambda: f"part {v} " + ("face down" if e["crack"] == "hidden"   # as a player sees it
+                                         else f"cracked {e['crack']}" if e["crack"] else "intact"),
         "queue": lambda: f"{_tok(v)} in line at {e['place']}",
         "move": lambda: f"{_tok(v)} moves " + (f"{e['card']}" if "card" in e
                                                 else "to the safe zone" if e["to"] == "safe" else f"to the {e['to']}"),
@@ -324,15 +325,24 @@ class _Builder:
             raise ValueError(f"unknown engine event {rec}")
 
 
+def build_log(players: int, strategies: tuple[str, ...], seed: int, params: Params,
+              events: list[tuple[int, int, int, int, int, float]], how: int = -1, winner: int = -1,
+              ) -> tuple[GameLog, dict[int, list[int]]]:
+    """The log of the engine's event records (with the result line once ``how`` >= 0), and the
+    current sub-game's tokens: engine token index -> ``[player, k]``."""
+    build = _Builder(params, players)
+    build.lines.append({"game": "squid", "version": LOG_VERSION, "players": players,
+                        "strategies": list(strategies), "seed": seed, "params": params})
+    for rec in events:
+        build.add(rec)
+    if how >= 0:
+        build.lines.append({"result": HOW[how], "winner": winner})
+    return GameLog(build.lines), build.tok
+
+
 def play_game(players: int, strategies: tuple[str, ...], seed: int, params: Params) -> GameLog:
     """Let the engine play one game (the first game of ``simulate`` with this seed) and log it."""
     from solver._ext import squid as engine
 
     game = engine.play_traced(engine_dict(params), [POLICIES.index(s) for s in strategies], seed)
-    build = _Builder(params, players)
-    build.lines.append({"game": "squid", "version": LOG_VERSION, "players": players,
-                        "strategies": list(strategies), "seed": seed, "params": params})
-    for rec in game["events"]:
-        build.add(rec)
-    build.lines.append({"result": HOW[game["how"]], "winner": game["winner"]})
-    return GameLog(build.lines)
+    return build_log(players, strategies, seed, params, game["events"], game["how"], game["winner"])[0]

@@ -26,7 +26,8 @@ from solver.gamelog import Broken, Cursor, line_error, parse_lines, read_lines
 from solver.squid.params import SHAPES, SUBGAMES, Params, default_params, validate, zone_distances
 
 VERSION = 1
-STRATEGIES = ("random", "careful", "bold", "equilibrium")
+# a policy of the engine, or "human": the seat's decisions came from outside (solver.squid.decisions)
+STRATEGIES = ("random", "careful", "bold", "equilibrium", "human")
 SIDES = ("left", "right")
 SQUID_CARDS = ("defence", "stab", "push", "move")
 HOW = ("head", "last_survivor", "round_cap")
