@@ -33,3 +33,16 @@ def test_mixed_table_of_five(benchmark):
     assert int(tally["wins"].sum()) == GAMES
     if benchmark.stats:  # None with --benchmark-disable
         benchmark.extra_info["games_per_second"] = GAMES / benchmark.stats.stats.mean
+
+
+def test_decision_api_game(benchmark):
+    """One 4-player game through the decision API (solver.squid.decisions), every decision asked of
+    ``careful``: the cost of a game driven from Python (a GUI, a person, a match runner), where each
+    decision replays the game's script in C."""
+    from solver.squid.decisions import SquidGame, play_seats
+
+    seeds = iter(range(10**9))
+    game = benchmark(lambda: play_seats(SquidGame(4, next(seeds), strategies=("careful",) * 4)))
+    assert game.is_over
+    if benchmark.stats:  # None with --benchmark-disable
+        benchmark.extra_info["decisions_per_second"] = len(game.history) / benchmark.stats.stats.mean
