@@ -14,6 +14,7 @@ from solver.cli.options import (
     run_and_report,
     write_log,
 )
+from solver.errors import SolverError
 from solver.squid.experiment import HUMAN
 from solver.squid.params import DEFAULT_FILE, engine_dict, load_params, parse_sweep, with_value
 from solver.squid.play import GameLog
@@ -101,7 +102,9 @@ def play(players: int, strategy: str, seed: int, params_file: str | None, log_pa
     params = load_params(params_file)
     check_writable(log_path)
     if HUMAN in names:
-        log = _play_with_humans(players, names, seed, params, quiet or log_path == "-")
+        if log_path == "-":
+            raise SolverError("a human seat is asked on standard output: write the --log to a file")
+        log = _play_with_humans(players, names, seed, params, quiet)
     else:
         log = play_game(players, names, seed, params)
     if write_log(log_path, log.jsonl()):

@@ -184,3 +184,5 @@ def test_cli_human_seat(tmp_path, capsys, solver_main, monkeypatch) -> None:
     assert "valid (3 players" in capsys.readouterr().out
     assert solver_main(["squid", "simulate", "-p", "3", "-s", "human", "--games", "10"]) == 2
     assert "unknown strategy 'human'" in capsys.readouterr().err
+    assert solver_main(["squid", "play", "-p", "3", "-s", "human", "--log", "-"]) == 2
+    assert "human seat" in capsys.readouterr().err
