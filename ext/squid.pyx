@@ -220,6 +220,61 @@ cdef struct Params:
     double sq_bold[4]
 
 
+# the state of each sub-game (its function's locals; a snapshot copies them at the pending decision)
+cdef struct Dalgona:
+    int nt
+    int own[MAXT]
+    int shp[MAXT]
+    int sec[MAXT]
+    int st[MAXT]      # 0 eliminated, 1 on a shape, 2 survived
+
+
+cdef struct TugLayout:
+    int cnt[3][2]           # tokens per bridge side
+    int ocnt[3][2][MAXP]    # ... per owner
+
+
+cdef struct Bridge:
+    int n                 # parts of the bridge = places 1..n
+    int crack[MAXPARTS + 1]   # per part: -1 no cracked tile, 0 / 1 the left / right tile is cracked
+    int state[MAXPARTS + 1]   # 0 face down, 1 turned over (both tiles and any crack visible)
+    int nt
+    int own[MAXT]
+    int place[MAXT]       # 1..n on the bridge; <= 0 in the queue (0 = first in line, -1 behind it, ...)
+    int st[MAXT]          # 0 eliminated, 1 in play, 2 crossed
+    int arr[MAXT]         # arrival stamp (chain reactions move the earliest arrival on)
+    int clock
+
+
+cdef struct Squid:
+    int nt
+    int own[MAXT]
+    int zone[MAXT]     # 0 safe zone
+    int field[MAXT]    # triangle field 1..8 (0 elsewhere)
+    int alive[MAXT]
+    int ntok[MAXP]
+    int speed
+    int last_out
+    int winner
+
+
+# where the running sub-game keeps its state (pointers into its function's locals)
+cdef struct SubView:
+    int sub               # 0-5: the sub-game being played
+    int* pos              # red light: field, tokens on the track, tokens through, per seat
+    int* cnt
+    int* done
+    Dalgona* dg
+    TugLayout* tug
+    int* pa               # marbles: the pairs' two seats (-1: open), resolved flags, how many
+    int* pb
+    int* mdone
+    int* npairs
+    Bridge* br
+    int* hand             # glass bridge: the cards in each hand (bits)
+    Squid* sq
+
+
 # the decisions of a game played from outside (``play_scripted``), and where they ran out
 cdef struct Script:
     const int* forced     # every decision taken so far, in order
@@ -238,6 +293,20 @@ cdef struct Script:
     int choice            # the asked policy's choice
     Rng ask_rng           # the asked policy's random numbers (the game's stay the chance's)
     Rng saved_rng
+    # the state of the sub-game at the pending decision (``snapshot``)
+    int sub
+    int pos[MAXP]
+    int cnt[MAXP]
+    int done[MAXP]
+    int hand[MAXP]
+    Dalgona dg
+    TugLayout tug
+    int pa[MAXT + 1]
+    int pb[MAXT + 1]
+    int mdone[MAXT + 1]
+    int npairs
+    Bridge br
+    Squid sq
 
 
 cdef struct Game:
@@ -259,6 +328,7 @@ cdef struct Game:
     int evcap
     int evfail
     Script* sc        # a game played from outside (NULL: the seats' policies decide)
+    SubView view      # the running sub-game's state, for the snapshot of a game played from outside
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -329,6 +399,7 @@ cdef int decide(Game* g, int kind, int p, const int* opt, int n, int* out) noexc
         sc.bad = 1
     sc.stopped = 1
     sc.nev = g.nev
+    snapshot(g)
     sc.kind = kind
     sc.player = p
     sc.nopt = n
@@ -343,6 +414,35 @@ cdef int decide(Game* g, int kind, int p, const int* opt, int n, int* out) noexc
         return 0
     out[0] = opt[0]
     return 1
+
+
+cdef void snapshot(Game* g) noexcept nogil:
+    """Copy the running sub-game's state into the script (at its pending decision)."""
+    cdef Script* sc = g.sc
+    cdef SubView* v = &g.view
+    cdef int p, k
+    sc.sub = v.sub
+    if v.sub == 0:
+        for p in range(g.P):
+            sc.pos[p] = v.pos[p]
+            sc.cnt[p] = v.cnt[p]
+            sc.done[p] = v.done[p]
+    elif v.sub == 1:
+        sc.dg = v.dg[0]
+    elif v.sub == 2:
+        sc.tug = v.tug[0]
+    elif v.sub == 3:
+        sc.npairs = v.npairs[0]
+        for k in range(sc.npairs):
+            sc.pa[k] = v.pa[k]
+            sc.pb[k] = v.pb[k]
+            sc.mdone[k] = v.mdone[k]
+    elif v.sub == 4:
+        sc.br = v.br[0]
+        for p in range(g.P):
+            sc.hand[p] = v.hand[p]
+    else:
+        sc.sq = v.sq[0]
 
 
 cdef inline int decided(Game* g, int p, int v) noexcept nogil:
@@ -460,6 +560,10 @@ cdef void red_light(Game* g) noexcept nogil:
     for i in range(prm.n_doll):
         deck[i] = i
     rng_shuffle_int(&g.rng, deck, prm.n_doll)
+    g.view.sub = 0
+    g.view.pos = pos
+    g.view.cnt = cnt
+    g.view.done = done
     for p in range(P):
         pos[p] = 0
         cnt[p] = g.active[p]
@@ -511,13 +615,6 @@ cdef void count_survivors(Game* g, int nt, const int* own, const int* st) noexce
         else:
             g.lost[own[t]] += 1
 
-
-cdef struct Dalgona:
-    int nt
-    int own[MAXT]
-    int shp[MAXT]
-    int sec[MAXT]
-    int st[MAXT]      # 0 eliminated, 1 on a shape, 2 survived
 
 
 cdef int dg_pick(Game* g, Dalgona* d, int p, int mine, int shape, int most) noexcept nogil:
@@ -667,6 +764,9 @@ cdef void dalgona(Game* g) noexcept nogil:
     cdef Dalgona d
     cdef int P = g.P, p, t, timer, k, i, rounds = 0, anyon
     cdef int deck[MAXDG]
+    g.view.sub = 1
+    g.view.dg = &d
+    d.nt = 0
     dg_place(g, &d)
     for timer in range(prm.dg_timer):
         ev(g, EV_ROUND, timer + 1, 0, 0, 0)
@@ -712,10 +812,6 @@ cdef int tug_outcome(int nl, int nr, int suml, int sumr, int zeros, int tie_surv
         return 1
     return 2
 
-
-cdef struct TugLayout:
-    int cnt[3][2]           # tokens per bridge side
-    int ocnt[3][2][MAXP]    # ... per owner
 
 
 cdef void tug_place(Game* g, TugLayout* lay) noexcept nogil:
@@ -796,6 +892,8 @@ cdef void tug(Game* g) noexcept nogil:
     cdef double w[5]
     cdef int order5[5]
     cdef int opt[5]
+    g.view.sub = 2
+    g.view.tug = &lay
     tug_place(g, &lay)
     ev(g, EV_ROUND, 1, 0, 0, 0)
     for b in range(3):
@@ -925,6 +1023,11 @@ cdef void marbles(Game* g) noexcept nogil:
     cdef int unplaced[MAXP]
     cdef int opens[MAXT + 1]
     cdef int surv[MAXP]
+    g.view.sub = 3
+    g.view.pa = pa
+    g.view.pb = pb
+    g.view.mdone = done
+    g.view.npairs = &npairs
     left = 0
     for p in range(P):
         unplaced[p] = g.active[p]
@@ -960,6 +1063,7 @@ cdef void marbles(Game* g) noexcept nogil:
                 ev(g, EV_MB_TOKEN, p, npairs, 0, 0)
                 pa[npairs] = p
                 pb[npairs] = -1
+                done[npairs] = 0
                 npairs += 1
             unplaced[p] -= 1
             left -= 1
@@ -1025,17 +1129,6 @@ cdef void marbles(Game* g) noexcept nogil:
 
 
 # ----------------------------------------------------------------------------- 5 glass bridge
-
-cdef struct Bridge:
-    int n                 # parts of the bridge = places 1..n
-    int crack[MAXPARTS + 1]   # per part: -1 no cracked tile, 0 / 1 the left / right tile is cracked
-    int state[MAXPARTS + 1]   # 0 face down, 1 turned over (both tiles and any crack visible)
-    int nt
-    int own[MAXT]
-    int place[MAXT]       # 1..n on the bridge; <= 0 in the queue (0 = first in line, -1 behind it, ...)
-    int st[MAXT]          # 0 eliminated, 1 in play, 2 crossed
-    int arr[MAXT]         # arrival stamp (chain reactions move the earliest arrival on)
-    int clock
 
 
 cdef int br_pick_tile(Game* g, Bridge* b, int chooser, int d, bint kill) noexcept nogil:
@@ -1270,6 +1363,9 @@ cdef void glass_bridge(Game* g) noexcept nogil:
     cdef int P = g.P, p, t, i, timer = 0, rounds = 0, anyon
     cdef int hand[MAXP]
     cdef int card[MAXP]
+    g.view.sub = 4
+    g.view.br = &b
+    g.view.hand = hand
     bridge_setup(g, &b)
     for p in range(P):
         hand[p] = 31
@@ -1306,17 +1402,6 @@ cdef void glass_bridge(Game* g) noexcept nogil:
 
 
 # ----------------------------------------------------------------------------- 6 squid game
-
-cdef struct Squid:
-    int nt
-    int own[MAXT]
-    int zone[MAXT]     # 0 safe zone
-    int field[MAXT]    # triangle field 1..8 (0 elsewhere)
-    int alive[MAXT]
-    int ntok[MAXP]
-    int speed
-    int last_out
-    int winner
 
 
 cdef int sq_progress(Params* prm, Squid* s, int t) noexcept nogil:
@@ -1574,6 +1659,8 @@ cdef void squid(Game* g) noexcept nogil:
     cdef Squid s
     cdef int P = g.P, p, t, r, best, bp, bestp
     cdef int card[MAXP]
+    g.view.sub = 5
+    g.view.sq = &s
     squid_setup(g, &s)
     for r in range(prm.sq_max_rounds):
         ev(g, EV_ROUND, r + 1, 0, 0, 0)
@@ -1811,6 +1898,34 @@ cdef class Rules:
         self.params = params
 
 
+cdef dict snapshot_dict(Script* sc, int P):
+    """The snapshot of the sub-game at the pending decision (engine indices and codes; the decision
+    API names them): red light ``players`` (field, tokens on the track, tokens through); Dalgona
+    ``tokens`` (seat, shape, section, status 0 out / 1 on its shape / 2 through); tug of war
+    ``sides`` [bridge][side][seat] tokens; marbles ``pairs`` (seat, seat or -1 while open, state 0
+    open / 1 played / 2 merged or odd); glass bridge ``parts`` (turned, crack -1 none / 0 left /
+    1 right), ``tokens`` (seat, place, status 0 out / 1 in play / 2 through), ``hands`` (bits);
+    squid ``tokens`` (seat, zone, triangle field, alive), ``speed``."""
+    cdef int p, t, d, b
+    out = {"sub": sc.sub}
+    if sc.sub == 0:
+        out["players"] = [(sc.pos[p], sc.cnt[p], sc.done[p]) for p in range(P)]
+    elif sc.sub == 1:
+        out["tokens"] = [(sc.dg.own[t], sc.dg.shp[t], sc.dg.sec[t], sc.dg.st[t]) for t in range(sc.dg.nt)]
+    elif sc.sub == 2:
+        out["sides"] = [[[sc.tug.ocnt[b][d][p] for p in range(P)] for d in range(2)] for b in range(3)]
+    elif sc.sub == 3:
+        out["pairs"] = [(sc.pa[t], sc.pb[t], sc.mdone[t]) for t in range(sc.npairs)]
+    elif sc.sub == 4:
+        out["parts"] = [(sc.br.state[d], sc.br.crack[d]) for d in range(1, sc.br.n + 1)]
+        out["tokens"] = [(sc.br.own[t], sc.br.place[t], sc.br.st[t]) for t in range(sc.br.nt)]
+        out["hands"] = [sc.hand[p] for p in range(P)]
+    else:
+        out["tokens"] = [(sc.sq.own[t], sc.sq.zone[t], sc.sq.field[t], sc.sq.alive[t]) for t in range(sc.sq.nt)]
+        out["speed"] = sc.sq.speed
+    return out
+
+
 def play_scripted(Rules rules, int players, uint64_t seed, forced, int ask=-1, uint64_t ask_seed=0,
                   bint record=True):
     """Play one game whose decisions come from outside: the i-th decision point that leaves a
@@ -1821,7 +1936,7 @@ def play_scripted(Rules rules, int players, uint64_t seed, forced, int ask=-1, u
     False: no event records (the game's course is the same; only the pending decision is wanted).
 
     Returns {"events": the records up to the pending decision (all, if the game ended), "pending":
-    None or (kind, seat, options), "used": decisions taken, "bad": forced[used] was not among the
+    None or (kind, seat, options), "state": the sub-game's state there (``snapshot_dict``) or None, "used": decisions taken, "bad": forced[used] was not among the
     pending decision's options, "choice": the asked policy's choice or None, "winner", "how" (-1
     until the game ends)}.  solver.squid.decisions builds the decision API on it: replaying the
     script is cheap (a whole game takes some 20 microseconds), and it runs the Monte Carlo loop's
@@ -1858,7 +1973,7 @@ def play_scripted(Rules rules, int players, uint64_t seed, forced, int ask=-1, u
         events = [(int(g.ev[i]), int(g.ev[i + 1]), int(g.ev[i + 2]), int(g.ev[i + 3]), int(g.ev[i + 4]),
                    g.ev[i + 5]) for i in range(0, nev, EVW)]
         pending = (sc.kind, sc.player, [sc.opt[i] for i in range(sc.nopt)]) if sc.stopped else None
-        return {"events": events, "pending": pending, "used": sc.used, "bad": bool(sc.bad),
+        return {"events": events, "pending": pending, "state": snapshot_dict(sc, players) if sc.stopped else None, "used": sc.used, "bad": bool(sc.bad),
                 "choice": sc.choice if sc.stopped and ask >= 0 and not sc.bad else None,
                 "winner": -1 if sc.stopped else g.winner, "how": -1 if sc.stopped else g.how}
     finally:

@@ -186,3 +186,81 @@ def test_cli_human_seat(tmp_path, capsys, solver_main, monkeypatch) -> None:
     assert "unknown strategy 'human'" in capsys.readouterr().err
     assert solver_main(["squid", "play", "-p", "3", "-s", "human", "--log", "-"]) == 2
     assert "human seat" in capsys.readouterr().err
+
+
+def _expected_state(game: SquidGame) -> dict:
+    """What the log says of the running sub-game, worked out from its events alone (a tally independent
+    of the engine's state): who stands where, what is out, through, turned, played."""
+    lines = [ln for ln in game.log().lines[1:] if "events" in ln]
+    sub = lines[-1]["subgame"]
+    events = [e for ln in lines if ln["subgame"] == sub for e in ln["events"]]
+    n = game.players
+    if sub == "red_light":
+        field, through = [0] * n, [0] * n
+        for e in events:
+            if "stack" in e:
+                field[e["stack"]] = e["to"]
+            elif "through" in e:
+                through[e["through"]] += e["tokens"]
+        return {"field": field, "through": through}
+    if sub == "marbles":
+        pairs: dict[int, list] = {}
+        for e in events:
+            if "pair" in e:
+                pairs.setdefault(e["pair"], []).append(e["token"])
+            elif "leftover" in e:             # an open pair's token joins another open pair
+                pairs[e["joins"]].append(pairs[e["leftover"]][0])
+        return {"pairs": [pairs[k] + [None] * (2 - len(pairs[k])) for k in sorted(pairs)]}
+    if sub == "tug_of_war":
+        sides = [{"left": [0] * n, "right": [0] * n} for _ in range(3)]
+        for e in events:
+            if "place" in e and "bridge" in e:
+                sides[e["bridge"]][e["side"]][e["place"]] += 1
+        return {"bridges": sides}
+    status: dict[tuple, str] = {}
+    for e in events:
+        key = next(iter(e))
+        if key in ("place", "queue") and isinstance(e[key], list):
+            status[tuple(e[key])] = "on shape" if key == "place" else "in play"
+        elif key in ("through",) and isinstance(e[key], list):
+            status[tuple(e[key])] = "through"
+        elif key in ("out", "timeout") and isinstance(e[key], list):
+            status[tuple(e[key])] = "out"
+        elif key in ("stab", "push", "miss") and sub == "squid":     # a bridge push only moves a token on
+            status[tuple(e[key])] = "out"
+    out: dict = {"status": status}
+    if sub == "glass_bridge":
+        out["turned"] = {e["turned"] for e in events if "turned" in e}
+    return out
+
+
+def test_the_state_agrees_with_the_log() -> None:
+    checked = set()
+    for seed in range(6):
+        rng = random.Random(seed)
+        game = SquidGame(3 + seed % 4, seed=seed)
+        while not game.is_over:
+            d = game.decision
+            st = game.state(d.player)
+            assert st["subgame"] == d.subgame and st["round"] >= 0 and st["timer"] >= 0
+            want = _expected_state(game)
+            if d.subgame == "red_light":
+                assert all(p["field"] == f for p, f in zip(st["players"], want["field"], strict=True) if p["on_track"])
+                assert [p["through"] for p in st["players"]] == want["through"]
+            elif d.subgame == "marbles":
+                assert [p["players"] for p in st["pairs"]] == want["pairs"]
+            elif d.subgame == "tug_of_war":
+                assert st["bridges"] == want["bridges"]
+            elif d.subgame in ("dalgona", "glass_bridge"):
+                assert {tuple(t["token"]): t["status"] for t in st["tokens"]} == want["status"]
+                if d.subgame == "glass_bridge":
+                    assert {p["part"] for p in st["parts"] if p["turned"]} == want["turned"]
+                    assert all(p["crack"] == "hidden" for p in st["parts"] if not p["turned"])
+                    assert set(st["hands"][d.player]) == _hand_cards(game, d.player) or d.kind != "glass_bridge.card"
+            else:
+                dead = {t for t, s in want["status"].items() if s == "out"}
+                assert {tuple(t["token"]) for t in st["tokens"] if not t["alive"]} == dead
+            checked.add(d.subgame)
+            game.play(rng.choice(d.options))
+        assert game.state() is None
+    assert len(checked) == 6

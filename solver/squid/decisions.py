@@ -11,6 +11,9 @@ millisecond, and the game is the engine's own: the same rules, decision points a
 from the seed; with the same seed and decisions, the same game).  A decision point with a single
 option is taken without asking.
 
+The position at a decision is :meth:`SquidGame.state` (the engine's own sub-game state), the
+game so far :meth:`SquidGame.view` (as a player sees it) and :meth:`SquidGame.log`.
+
 Actions are ints; :meth:`SquidGame.label` names them.  By decision kind (``Decision.kind``):
 
 * ``red_light.card``, ``tug_of_war.card``, ``glass_bridge.card``: the card 0-4;
@@ -49,6 +52,8 @@ from solver.squid.play import SIDES, SQUID_CARDS, GameLog, build_log, squid_zone
 
 #: the decision kinds by the engine's id (its ``D_*`` enum, exported by name)
 DECISIONS: tuple[str, ...] = tuple(sorted(engine.ENUMS["decisions"], key=engine.ENUMS["decisions"].get))
+#: decisions taken before their round's line of the log begins (the round is the next one)
+BEFORE_ROUND = ("glass_bridge.card", "marbles.duel")
 #: decisions taken in secret and revealed together (the others' choices are hidden in ``view``)
 SECRET = ("red_light.card", "tug_of_war.card", "squid.card")
 
@@ -221,6 +226,62 @@ class SquidGame:
         verb = {"dalgona.token": "", "glass_bridge.token": "move ", "squid.victim": "hit ",
                 "squid.miss": "lose "}[kind]
         return verb + self.token_name(a)
+
+    def state(self, player: int | None = None) -> dict[str, Any] | None:
+        """The sub-game at the pending decision, as the engine holds it (None once the game is
+        over): ``subgame``, ``round`` (0: its set-up), ``timer`` (steps run), and
+
+        * red light: ``players``, per seat its stack's ``field``, tokens ``on_track`` and ``through``;
+        * Dalgona: ``tokens``, each with its ``shape``, ``section`` and ``status`` (on shape, through, out);
+        * tug of war: ``bridges``, per bridge the tokens per seat on the ``left`` and ``right`` side;
+        * marbles: ``pairs``, each with its two ``players`` (the second None while open) and ``status``
+          (open; to play, played; left over: its token joined another open pair, or survived as the odd one);
+        * glass bridge: ``parts`` (``turned``, ``crack``: left, right or None; "hidden" for a part
+          not turned when seen by ``player``), ``tokens`` (``place``: <= 0 in the queue, 1.. on the
+          bridge; ``status``: in play, through, out) and each seat's ``hands``;
+        * squid: ``tokens`` (``zone``, triangle ``field``, ``alive``) and the ``speed`` token's seat.
+
+        Tokens are named as in the log, ``[player, k]``."""
+        raw = self._state["state"]
+        if raw is None:
+            return None
+        lines = [ln for ln in self.log().lines[1:] if "events" in ln]
+        sub = [ln for ln in lines if ln["subgame"] == lines[-1]["subgame"]]
+        timer = max((e["timer"] for ln in sub for e in ln["events"] if set(e) == {"timer"}), default=0)
+        rnd = lines[-1]["round"] + (self.decision.kind in BEFORE_ROUND)
+        out: dict[str, Any] = {"subgame": lines[-1]["subgame"], "round": rnd, "timer": timer}
+
+        def name(tokens: list[tuple[int, ...]], t: int) -> list[int]:   # the k-th token of a seat, in engine order
+            return [tokens[t][0], sum(1 for u in tokens[:t] if u[0] == tokens[t][0])]
+
+        if raw["sub"] == 0:
+            out["players"] = [{"field": f, "on_track": n, "through": m} for f, n, m in raw["players"]]
+        elif raw["sub"] == 1:
+            tokens = raw["tokens"]
+            out["tokens"] = [{"token": name(tokens, t), "shape": SHAPES[shape], "section": sec,
+                              "status": ("out", "on shape", "through")[st]}
+                             for t, (_, shape, sec, st) in enumerate(tokens)]
+        elif raw["sub"] == 2:
+            out["bridges"] = [{"left": left, "right": right} for left, right in raw["sides"]]
+        elif raw["sub"] == 3:
+            out["pairs"] = [{"pair": k, "players": [a, None if b < 0 else b],
+                             "status": "open" if b < 0 and not done else ("to play", "played", "left over")[done]}
+                            for k, (a, b, done) in enumerate(raw["pairs"])]
+        elif raw["sub"] == 4:
+            out["parts"] = [{"part": d, "turned": bool(turned),
+                             "crack": "hidden" if player is not None and not turned else (None if c < 0 else SIDES[c])}
+                            for d, (turned, c) in enumerate(raw["parts"], 1)]
+            tokens = raw["tokens"]
+            out["tokens"] = [{"token": name(tokens, t), "place": place, "status": ("out", "in play", "through")[st]}
+                             for t, (_, place, st) in enumerate(tokens)]
+            out["hands"] = [[c for c in range(5) if bits >> c & 1] for bits in raw["hands"]]
+        else:
+            zones = squid_zones(self.params)
+            tokens = raw["tokens"]
+            out["tokens"] = [{"token": name(tokens, t), "zone": zones[z], "field": f, "alive": bool(alive)}
+                             for t, (_, z, f, alive) in enumerate(tokens)]
+            out["speed"] = raw["speed"]
+        return out
 
     def view(self, player: int | None = None) -> str:
         """The game so far as text (the ``squid play`` move list) as ``player`` sees it: the
