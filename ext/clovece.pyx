@@ -555,6 +555,24 @@ cdef struct NGame:
     Board* b
     Deck* dk
     Rng* rng
+    TargetAsk* ask      # NULL: the drawer's seat strategy picks a card's target (the batch loop)
+
+
+cdef struct TargetAsk:
+    # a capture or swap card's target as the caller's decision (the decision API): the first
+    # ``nforced`` such choices of a move with two or more candidates take ``forced``; the next is
+    # recorded (``asked``: who, kind, options, the seat strategy's pick) and played as that pick
+    int nforced
+    int used
+    int forced[8]       # pawn ids q * 4 + j
+    int bad             # a forced target was not among the candidates
+    int asked
+    int who             # the drawing player
+    int kind            # C_CAPTURE or C_SWAP
+    int nopts
+    int opts[16]
+    int pick
+    NGame* at           # where the game stands when that card is drawn (a copy, if not NULL)
 
 
 cdef inline int n_seat(NGame* g, int p) noexcept nogil:
@@ -808,9 +826,40 @@ cdef int n_pick_opponent(NGame* g, int p, int k, bint need_vulnerable, bint for_
                 best = q * 4 + j
     if n == 0:
         return -1
+    if g.ask != NULL and n > 1:
+        return n_asked_target(g, p, cand, n, best, for_swap)
     if g.strat[p] == S_RANDOM:
         return cand[rng_below(g.rng, n)]
     return best
+
+
+cdef int n_asked_target(NGame* g, int p, int* cand, int n, int best, bint for_swap) noexcept nogil:
+    """A card target asked of the caller (``NGame.ask``): the next forced one, checked against the
+    candidates; else the first unforced choice is recorded and played as the seat strategy's pick."""
+    cdef TargetAsk* a = g.ask
+    cdef int i, o
+    if a.used < a.nforced:
+        o = a.forced[a.used]
+        a.used += 1
+        for i in range(n):
+            if cand[i] == o:
+                return o
+        a.bad = 1
+        return -1
+    o = best
+    if g.strat[p] == S_RANDOM:
+        o = cand[rng_below(g.rng, n)]
+    if not a.asked:
+        a.asked = 1
+        a.who = p
+        a.kind = C_SWAP if for_swap else C_CAPTURE
+        a.nopts = n
+        for i in range(n):
+            a.opts[i] = cand[i]
+        a.pick = o
+        if a.at != NULL:
+            memcpy(a.at, g, sizeof(NGame))
+    return o
 
 
 cdef void n_card(NGame* g, int p, int k, int depth) noexcept nogil:
@@ -1220,6 +1269,7 @@ cdef int n_plan(NGame* g, Turn* t, Move* plan) noexcept nogil:
         total += t.dice[i]
     memcpy(&seq, g, sizeof(NGame))
     seq.ev = NULL
+    seq.ask = NULL
     seqsc = 0
     for i in range(t.di, t.nd):
         n = n_single_moves(&seq, p, t.dice[i], mk, mc, mp, ns, bl)
@@ -1251,6 +1301,7 @@ cdef int n_plan(NGame* g, Turn* t, Move* plan) noexcept nogil:
         for m in range(n):
             memcpy(&cand, g, sizeof(NGame))
             cand.ev = NULL
+            cand.ask = NULL
             blk = n_apply(&cand, p, mk[m], &ns[m], bl[m])
             sc = n_score(g, &cand, p, mk[m], t.nd, mc[m], blk)
             if sc > seqsc:
@@ -1915,8 +1966,8 @@ cdef class NapijState:
             out.append((mv[i].pawn, mv[i].steps, mv[i].choice, mv[i].pre6, mv[i].by_sum, ns.pos))
         return out
 
-    def move(self, int pawn, int steps, int choice, bint pre6, bint by_sum):
-        """Make one of :meth:`moves`; ValueError if it is not among them."""
+    cdef Move _legal(self, int pawn, int steps, int choice, bint pre6, bint by_sum) except *:
+        """The legal move with these fields; ValueError if there is none."""
         cdef Move mv[16]
         cdef int n, i
         self._check_live()
@@ -1926,10 +1977,71 @@ cdef class NapijState:
         for i in range(n):
             if (mv[i].pawn, mv[i].steps, mv[i].choice, mv[i].pre6, mv[i].by_sum) == \
                     (pawn, steps, choice, pre6, by_sum):
-                n_turn_move(&self.g, &self.t, &mv[i])
-                self._settle()
-                return
+                return mv[i]
         raise ValueError("not a legal move now")
+
+    cdef void _probe(self, Move* mv, targets, TargetAsk* a, int strategy, uint64_t seed, NGame* at) except *:
+        """Make ``mv`` on a copy that does not log, its card targets asked (``TargetAsk``): the
+        first ones are ``targets`` (pawn ids q * 4 + j); with ``strategy`` >= 0 every seat picks as
+        that strategy, random numbers from ``seed``; ``at`` (if not NULL) gets the game as it stands
+        when the next target is asked."""
+        cdef NGame g
+        cdef Turn t
+        cdef Rng rng = self.rng
+        cdef int i, p
+        if len(targets) > 8:
+            raise ValueError("more card targets than a move can draw cards")
+        memset(a, 0, sizeof(TargetAsk))
+        for i in range(len(targets)):
+            a.forced[i] = targets[i]
+        a.nforced = len(targets)
+        a.at = at
+        memcpy(&g, &self.g, sizeof(NGame))
+        memcpy(&t, &self.t, sizeof(Turn))
+        g.ev = NULL
+        g.ask = a
+        if strategy >= 0:
+            rng_seed(&rng, seed)
+            for p in range(g.np):
+                g.strat[p] = strategy
+        g.rng = &rng
+        n_turn_move(&g, &t, mv)
+        if a.bad:
+            raise ValueError("not a legal card target: a capture takes a pawn of another colour on the "
+                             "main loop that is not immune, a swap any pawn of another colour there")
+        if a.used < a.nforced:
+            raise ValueError(f"the move draws {a.used} card(s) with a choice of target, not {a.nforced}")
+
+    def move(self, int pawn, int steps, int choice, bint pre6, bint by_sum, targets=()):
+        """Make one of :meth:`moves` (ValueError if it is not among them), with ``targets`` the
+        pawns (q * 4 + j) its capture and swap cards take, in the order drawn, where there are two
+        or more to choose from.  Returns None when the move is made, or -- the game unchanged --
+        the next target it needs: (drawing player, "capture" or "swap", [q * 4 + j, ...], the
+        game's :meth:`state` as it stands when that card is drawn)."""
+        cdef Move mv = self._legal(pawn, steps, choice, pre6, by_sum)
+        cdef TargetAsk a
+        cdef NGame at
+        self._probe(&mv, targets, &a, -1, 0, &at)
+        if a.asked:
+            return (a.who, "swap" if a.kind == C_SWAP else "capture", [a.opts[i] for i in range(a.nopts)],
+                    n_state(&at))
+        a.used = 0
+        self.g.ask = &a
+        n_turn_move(&self.g, &self.t, &mv)
+        self.g.ask = NULL
+        self._settle()
+        return None
+
+    def choose_target(self, int pawn, int steps, int choice, bint pre6, bint by_sum, targets, int strategy,
+                      uint64_t seed=1):
+        """Strategy ``strategy``'s pick (q * 4 + j) for the card target the move needs after
+        ``targets`` (as :meth:`move` asks it), None if it needs none; a random pick from ``seed``."""
+        cdef Move mv = self._legal(pawn, steps, choice, pre6, by_sum)
+        cdef TargetAsk a
+        if not 0 <= strategy <= S_BEST:
+            raise ValueError(f"unknown strategy id {strategy}")
+        self._probe(&mv, targets, &a, strategy, seed, NULL)
+        return a.pick if a.asked else None
 
     def choose(self, int strategy, uint64_t seed=1):
         """Strategy ``strategy``'s decision for the player to play: at the start of a turn whether

@@ -241,6 +241,14 @@ class NapijMoves:
             return f.get("next") if pawn.inward else f.get("prev")
         return f.get("next")
 
+    def card_targets(self, pawns: list[list[NapijPawn]], p: int, kind: str) -> set[tuple[int, int]]:
+        """The pawns a capture or swap card drawn by player p may take: the rulebook's "spoluhráč" is
+        a pawn of another colour; cards act only on pawns of the main loop ("pouze figurek na
+        základním herním plánu"); immunity protects against being captured, not against a swap."""
+        return {(q, j) for q, row in enumerate(pawns) for j, pw in enumerate(row)
+                if q != p and pw.field is not None and self.f[pw.field]["zone"] == "loop" and not pw.held
+                and (kind == "swap" or pw.immune == 0)}
+
     def _where(self, pawns: list[list[NapijPawn]]) -> dict[str, tuple[int, int]]:
         """Who stands on each ordinary field (holding fields hold any number and are left out)."""
         return {pw.field: (q, j) for q, row in enumerate(pawns) for j, pw in enumerate(row)

@@ -15,7 +15,7 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 from solver.clovece.board import load_board
@@ -53,7 +53,7 @@ def _replay_through_api(players: int, lineup: tuple[str, ...], seed: int, drinks
             called = any("call" in e for e in line["events"])
             assert choose_move(game, lineup[game.to_play]) == called, f"turn {line['turn']}: the Bottle call"
             game.announce(called)
-        for e in line["events"]:
+        for at, e in enumerate(line["events"]):
             if "roll" in e:
                 game.roll(e["roll"])
             elif "move" in e:
@@ -61,8 +61,34 @@ def _replay_through_api(players: int, lineup: tuple[str, ...], seed: int, drinks
                 assert chosen is not None and chosen.key() == (e["move"], e["steps"], e["turn"], e["enter"],
                                                                e["sum"]), f"turn {line['turn']}: {e}"
                 game.play(chosen)
+                targets = _logged_targets(line["events"], at)
+                while game.phase == "target":       # the card targets the seats picked, in order
+                    options = {(t.kind, t.player, t.pawn): t for t in game.legal_moves()}
+                    while targets[0] not in options:    # a card with one candidate asks nothing
+                        targets.pop(0)
+                    logged = options[targets.pop(0)]
+                    if lineup[game.to_play] != "random":        # a random seat drew from the game's numbers
+                        assert choose_move(game, lineup[game.to_play]) == logged, f"turn {line['turn']}"
+                    game.play(logged)
     assert game.is_over
     assert game.log().jsonl() == batch.jsonl()
+
+
+def _logged_targets(events: list[dict], start: int) -> list[tuple[str, int, int]]:
+    """The capture and swap cards' targets (kind, player, pawn) logged after event ``start``, up to
+    the next move."""
+    out = []
+    for i in range(start + 1, len(events)):
+        e = events[i]
+        if "move" in e:
+            break
+        if e.get("card") == "capture":
+            victim = next((x for x in events[i + 1:] if x.get("reason") == "captured"), None)
+            if victim is not None:
+                out.append(("capture", *victim["pub"]))
+        elif "swap" in e:
+            out.append(("swap", *e["with"]))
+    return out
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -93,6 +119,7 @@ def test_random_games_through_the_api_are_valid(players, seed, drinks, first, pi
     game = NapijGame(players, seed, ",".join(pickers[:players]), drinks, first)
     seats = list(SEATS[players])
     steps = 0
+    targets_seen = [0]
     while not game.is_over and steps < 200000:
         steps += 1
         if game.phase == "announce":
@@ -102,7 +129,14 @@ def test_random_games_through_the_api_are_valid(players, seed, drinks, first, pi
         else:
             moves = game.legal_moves()
             assert moves, "a move phase always has a move"
-            if steps < 5000:                # the slow reference on the first few hundred turns
+            if game.phase == "target":      # the card's choices, against the reference (two or more)
+                kinds = {t.kind for t in moves}
+                assert len(kinds) == 1 and len(moves) >= 2
+                assert {(t.player, t.pawn) for t in moves} == REF.card_targets(_reference_pawns(game), game.to_play,
+                                                                               kinds.pop())
+                assert all(t.field == game.pawns()[t.player][t.pawn] for t in moves)
+                targets_seen[0] += 1
+            elif steps < 5000:                # the slow reference on the first few hundred turns
                 die = game.dice[game._state.next_die]
                 single = {(m.pawn, int(m.turn_off), int(m.enter), m.to) for m in moves if not m.by_sum}
                 assert single == REF.legal(seats, _reference_pawns(game), game.to_play, die)
@@ -110,6 +144,7 @@ def test_random_games_through_the_api_are_valid(players, seed, drinks, first, pi
     assert game.is_over, "a random game should end"
     summary = check_lines(game.log().jsonl().splitlines())
     assert summary.winner == game.winner
+    note(f"card targets chosen: {targets_seen[0]}")
 
 
 @settings(max_examples=15, deadline=None)
@@ -203,3 +238,39 @@ def test_illegal_move_and_finished_game() -> None:
     assert choose_move(game, "best") is None
     with pytest.raises(SolverError, match="over"):
         game.roll(3)
+
+
+def test_card_targets_are_the_callers_decisions() -> None:
+    """Random games reach every kind of target decision: capture and swap, a second card of the same
+    move, and a card drawn out of turn (an offered capture, a swapped pawn landing on a card field).
+    While a target is due the game shows the move made up to the card, and nothing else is allowed."""
+    seen = set()
+    for seed in range(1, 200):
+        rng = random.Random(seed)
+        game = NapijGame(4, seed, "random")
+        while not game.is_over:
+            if game.phase == "announce":
+                game.announce(rng.random() < 0.2)
+            elif game.phase in ("bottle", "roll"):
+                game.roll(rng.randint(1, 6))
+            elif game.phase == "move":
+                game.play(rng.choice(game.legal_moves()))
+            else:
+                targets = game.legal_moves()
+                seen.add(targets[0].kind)
+                if game._pending.chosen:
+                    seen.add("second card")
+                if game.to_play != game._state.to_play:
+                    seen.add("out of turn")
+                assert choose_move(game, "best") in targets and choose_move(game, "random", seed) in targets
+                before = (game.state(), game.log().jsonl())
+                with pytest.raises(SolverError, match="card"):
+                    game.roll(3)
+                other = game.copy()
+                other.play(targets[-1])
+                assert (game.phase, game.state(), game.log().jsonl()) == ("target", *before)
+                game.play(rng.choice(targets))
+        check_lines(game.log().jsonl().splitlines())
+        if len(seen) == 4:
+            break
+    assert seen == {"capture", "swap", "second card", "out of turn"}

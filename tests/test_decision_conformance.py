@@ -27,7 +27,7 @@ from solver.blokus3d import selfplay as blokus3d_selfplay
 from solver.blokus3d.game import Game3D
 from solver.clovece.classic import ClassicGame
 from solver.clovece.classic import choose_move as classic_choose
-from solver.clovece.napij import NapijGame, NapijMove
+from solver.clovece.napij import NapijGame, NapijMove, NapijTarget
 from solver.clovece.napij import choose_move as napij_choose
 from solver.errors import SolverError
 from solver.squid.decisions import SquidGame
@@ -119,6 +119,14 @@ def _napij_apply(g, a) -> None:
         g.play(a)
 
 
+def _napij_illegal(g):
+    if g.phase == "move":
+        return NapijMove(0, 99)
+    if g.phase == "target":                         # a card never takes the drawer's own pawn
+        return NapijTarget(g.legal_moves()[0].kind, g.to_play, 0, g.pawns()[g.to_play][0])
+    return None
+
+
 ADAPTERS = {
     "blokus-duo": _Blokus.adapter(lambda seed: Game("duo"),
                                   lambda g, s, seed: blokus_players.choose_move(g, s, seed),
@@ -137,7 +145,7 @@ ADAPTERS = {
                                 _napij_actions, _napij_apply, lambda g: g.is_over,
                                 lambda g, s, seed: napij_choose(g, s, seed),
                                 ("random", "runner", "hunter", "cautious", "shortcut", "best"),
-                                lambda g: NapijMove(0, 99) if g.phase == "move" else None,
+                                _napij_illegal,
                                 lambda g: (g.phase, g.to_play, g.dice, g.state()), 200000),
     "squid": Adapter(lambda seed: SquidGame(3 + seed % 4, seed), lambda g, rng: False, lambda g: g.legal_moves(),
                      lambda g, a: g.play(a), lambda g: g.is_over, lambda g, s, seed: squid_choose(g, s, seed),

@@ -11,12 +11,15 @@ A turn has up to two decisions and the dice between them, as the rulebook has it
    several) or die by die in the order rolled (:meth:`NapijGame.legal_moves`,
    :meth:`NapijGame.play`); a die that can be used must be, and the turn ends when the next die
    cannot.
+4. ``target``: a move that draws a capture or swap card with two or more pawns to choose from
+   waits for the drawing player's choice (:class:`NapijTarget`, through the same ``legal_moves``
+   and ``play``), one card after the other; only then is the move made, with all its consequences.
 
 Everything that follows from a move (captures, cards, the Bottle, drinks) is the engine's, through
 the same C functions as ``clovece simulate`` (``NapijState`` in ``ext/clovece.pyx``), and
 :func:`choose_move` asks a strategy for its decision through the same C functions as the batch
-loop.  A card's target (capture, swap) is picked by the drawing player's seat strategy.  The deck
-is shuffled from the seed, as in one game of ``simulate`` with that seed.  A game still without a
+loop (a card target as the seat strategy would pick it there).  The deck is shuffled from the
+seed, as in one game of ``simulate`` with that seed.  A game still without a
 winner after 20,000 turns is abandoned (phase ``over``, no winner), as ``simulate`` abandons it.
 
 >>> game = NapijGame(players=2, seed=3)
@@ -37,7 +40,7 @@ winner after 20,000 turns is abandoned (phase ``over``, no winner), as ``simulat
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from solver._ext import clovece as engine
@@ -81,12 +84,38 @@ class NapijMove:
         return self.pawn, self.steps, int(self.turn_off), self.enter, self.by_sum
 
 
+@dataclass
+class _Pending:
+    """A move waiting for its card targets: the targets chosen so far, who draws the next card,
+    the pawns that card may take, and the game's state when it is drawn."""
+
+    move: NapijMove
+    chosen: list[NapijTarget]
+    who: int
+    options: list[NapijTarget]
+    at: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class NapijTarget:
+    """A capture or swap card's target: pawn ``pawn`` of player ``player``, on field ``field``."""
+
+    kind: str
+    player: int
+    pawn: int
+    field: str | None = None
+
+    def text(self) -> str:
+        """``capture pawn 2 of player 1 on L17``"""
+        return f"{self.kind} pawn {self.pawn} of player {self.player} on {self.field}"
+
+
 class NapijGame:
     """A napij-se game (2–4 players on the seats of :data:`SEATS`) driven a decision at a time.
 
-    ``strategies`` (one name, or one per seat) pick the targets of the capture and swap cards a
-    player draws; every other decision is the caller's.  ``drinks`` and ``first`` are the rule
-    options of ``clovece simulate``; ``board_text`` / ``deck_text`` other board and deck files.
+    Every decision is the caller's; ``strategies`` (one name, or one per seat) are the seats' names
+    in the log.  ``drinks`` and ``first`` are the rule options of ``clovece simulate``;
+    ``board_text`` / ``deck_text`` other board and deck files.
     """
 
     def __init__(self, players: int = 4, seed: int = 1, strategies: str = "best", drinks: str = "per-reason",
@@ -110,12 +139,16 @@ class NapijGame:
                              json.loads(board_text) if board_text else None,
                              [[CARD_KINDS[k], n] for k, n in deck])
         self._lines: list[dict[str, Any]] = [{"turn": 0, "player": None, "events": []}]
+        #: a move waiting for its card targets (phase ``target``)
+        self._pending: _Pending | None = None
         self._drain()
 
     def copy(self) -> NapijGame:
         other = object.__new__(NapijGame)
         other.__dict__.update(self.__dict__)
         other._state = self._state.copy()
+        if self._pending is not None:
+            other._pending = replace(self._pending, chosen=list(self._pending.chosen))
         other._lines = json.loads(json.dumps(self._lines))
         return other
 
@@ -123,12 +156,16 @@ class NapijGame:
 
     @property
     def phase(self) -> str:
-        """``announce``, ``bottle`` (a die for the Bottle), ``roll``, ``move`` or ``over`` (won, or
-        abandoned after 20,000 turns)."""
-        return PHASES[self._state.phase]
+        """``announce``, ``bottle`` (a die for the Bottle), ``roll``, ``move``, ``target`` (a card's
+        target for a move) or ``over`` (won, or abandoned after 20,000 turns)."""
+        return "target" if self._pending is not None else PHASES[self._state.phase]
 
     @property
     def to_play(self) -> int:
+        """Who decides now: the player whose turn it is, or in phase ``target`` the one who drew the
+        card (another player when an offered capture made him draw out of turn)."""
+        if self._pending is not None:
+            return self._pending.who
         return self._state.to_play
 
     @property
@@ -138,7 +175,7 @@ class NapijGame:
 
     @property
     def winner(self) -> int | None:
-        w = self._state.state()["winner"]
+        w = self.state()["winner"]
         return None if w < 0 else w
 
     @property
@@ -147,16 +184,19 @@ class NapijGame:
 
     def pawns(self) -> list[list[str]]:
         """Every pawn's field id (``pub`` when waiting), one row per player."""
-        return [[self._field(pw["pos"]) for pw in row] for row in self._state.state()["pawns"]]
+        return [[self._field(pw["pos"]) for pw in row] for row in self.state()["pawns"]]
 
     def state(self) -> dict[str, Any]:
         """Positions and counters: pawns (field index, held, immune, direction, inward, may turn
-        off), the Bottle, drinks by cause, home counts, the winner."""
+        off), the Bottle, drinks by cause, home counts, the winner.  In phase ``target``, as the
+        game stands when the card is drawn (the move under way has been made up to there)."""
+        if self._pending is not None:
+            return json.loads(json.dumps(self._pending.at))
         return self._state.state()
 
     @property
     def bottle(self) -> str | None:
-        b = self._state.state()["bottle"]
+        b = self.state()["bottle"]
         return None if b < 0 else self._ids[b]
 
     def _field(self, f: int) -> str:
@@ -166,25 +206,61 @@ class NapijGame:
 
     def announce(self, bottle: bool) -> None:
         """At the start of a turn (phase ``announce``): the roll moves the Bottle, or not."""
+        self._not_pending()
         self._call(self._state.announce, bottle)
+
+    def _not_pending(self) -> None:
+        if self._pending is not None:
+            raise SolverError("a card's target is due first (legal_moves() lists the pawns it may take)")
 
     def roll(self, die: int) -> None:
         """One die for the player to play (phases ``bottle`` and ``roll``)."""
         if not 1 <= die <= 6:
             raise SolverError(f"a die shows 1..6, not {die}")
+        self._not_pending()
         if self.phase == "announce":
             raise SolverError("first announce whether the roll moves the Bottle (announce(True/False))")
         self._call(self._state.roll, die)
 
-    def legal_moves(self) -> list[NapijMove]:
-        """The moves allowed now (phase ``move``; otherwise none)."""
+    def legal_moves(self) -> list[NapijMove] | list[NapijTarget]:
+        """The moves allowed now (phase ``move``), or the pawns a card may take (phase ``target``);
+        otherwise none."""
+        if self._pending is not None:
+            return list(self._pending.options)
         mine = self.pawns()[self.to_play]
         return [NapijMove(k, steps, bool(c), bool(pre6), bool(by_sum), mine[k], self._field(to))
                 for k, steps, c, pre6, by_sum, to in self._state.moves()]
 
-    def play(self, move: NapijMove) -> None:
-        """Make one of :meth:`legal_moves` (matched on pawn, steps, turning off, entering, sum)."""
-        self._call(self._state.move, move.pawn, move.steps, int(move.turn_off), move.enter, move.by_sum)
+    def play(self, move: NapijMove | NapijTarget) -> None:
+        """Make one of :meth:`legal_moves`: a move (matched on pawn, steps, turning off, entering,
+        sum), or in phase ``target`` the card's target.  A move whose card needs a target is made
+        once its targets are chosen; until then the game shows it as phase ``target``."""
+        if self._pending is not None:
+            if not isinstance(move, NapijTarget) or move not in self._pending.options:
+                raise SolverError(f"not a target the card may take: {move!r}")
+            self._make(self._pending.move, [*self._pending.chosen, move])
+            return
+        if not isinstance(move, NapijMove):
+            raise SolverError(f"not a move: {move!r}")
+        self._make(move, [])
+
+    def _make(self, move: NapijMove, chosen: list[NapijTarget]) -> None:
+        """Make ``move`` with the card targets ``chosen``, or wait for the next one it needs."""
+        ids = [t.player * 4 + t.pawn for t in chosen]
+        asked = None
+
+        def make(*key) -> None:
+            nonlocal asked
+            asked = self._state.move(*key, targets=ids)
+
+        self._call(make, move.pawn, move.steps, int(move.turn_off), move.enter, move.by_sum)
+        if asked is None:
+            self._pending = None
+            return
+        who, kind, options, at = asked
+        fields = [[self._field(pw["pos"]) for pw in row] for row in at["pawns"]]
+        self._pending = _Pending(move, chosen, who, [NapijTarget(kind, o // 4, o % 4, fields[o // 4][o % 4])
+                                                     for o in options], at)
 
     def _call(self, fn, *args) -> None:
         try:
@@ -209,13 +285,20 @@ class NapijGame:
         return GameLog(lines)
 
 
-def choose_move(game: NapijGame, strategy: str = "best", seed: int = 0) -> bool | NapijMove | None:
+def choose_move(game: NapijGame, strategy: str = "best", seed: int = 0) -> bool | NapijMove | NapijTarget | None:
     """``strategy``'s decision for the player to play: in phase ``announce`` whether the roll moves
-    the Bottle, in phase ``move`` its next move; None in the other phases.  Only the random strategy,
+    the Bottle, in phase ``move`` its next move, in phase ``target`` the pawn the card takes (as
+    the batch loop's seat would pick it: the most advanced one a capture may take, the one a swap
+    gains most by; a random seat draws one); None in the other phases.  Only the random strategy,
     and a random player's card target inside a look-ahead, use the seed.  A deterministic strategy
     plans the whole turn; asking again after each move gives the rest of its plan."""
     if strategy not in STRATEGIES:
         raise SolverError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+    if game._pending is not None:
+        pending = game._pending
+        o = game._state.choose_target(*pending.move.key(), [t.player * 4 + t.pawn for t in pending.chosen],
+                                      STRATEGIES.index(strategy), seed & (2**64 - 1))
+        return next(t for t in pending.options if (t.player, t.pawn) == (o // 4, o % 4))
     got = game._state.choose(STRATEGIES.index(strategy), seed & (2**64 - 1))
     if got is None or isinstance(got, bool):
         return got
