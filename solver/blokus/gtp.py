@@ -27,6 +27,7 @@ from solver.blokus.game import Game, Move
 from solver.blokus.players import MctsPlayer, Strategy, choose_move, parse_strategy
 from solver.blokus.variants import VARIANTS, Variant, variant_by_name
 from solver.errors import SolverError
+from solver.montecarlo.seeding import decision_seed
 
 #: Pentobi's game names for set_game (the SGF GM values) -> our variant names
 GAME_NAMES = {v.sgf_game.lower(): name for name, v in VARIANTS.items() if name not in ("teams", "giant")}
@@ -209,7 +210,7 @@ class GtpEngine:
 
     def choose(self, game: Game) -> Move:
         """The move our strategy plays for the colour to play in ``game``."""
-        seed = (self.seed * 1_000_003 + len(game.moves)) & 0xFFFFFFFFFFFFFFFF
+        seed = decision_seed(self.seed, len(game.moves))
         self.last_from_book = False
         if self.player is not None:
             move, _, stats = self.player.genmove(game)

@@ -41,6 +41,7 @@ from solver.blokus.evaluation import weights_for
 from solver.blokus.game import Game, Move, start_position
 from solver.blokus.variants import VARIANTS, Variant
 from solver.errors import SolverError
+from solver.montecarlo.seeding import decision_seed
 
 STRATEGY_NAMES: tuple[str, ...] = tuple(_ext.STRATEGY_NAMES)
 #: mcts parameter names and defaults, in the engine's order (read from the engine itself)
@@ -407,7 +408,7 @@ class MctsPlayer:
         position = game.position.copy()
         tree.reserve(tree.nodes_used + self._room)   # about as long as one of our searches
         self._calls += 1
-        seed = (self.seed * 1_000_003 + self._calls) & 0xFFFFFFFFFFFFFFFF
+        seed = decision_seed(self.seed, self._calls)
         found: dict = {}
 
         def work() -> None:   # on the opponents' time: descend along the moves since, then search
@@ -475,7 +476,7 @@ class MctsPlayer:
         tree = self._tree_for(p, s)
         reused = self._follow(game.setup + game.moves, p, tree)
         self._calls += 1
-        base = (self.seed * 1_000_003 + self._calls) & 0xFFFFFFFFFFFFFFFF
+        base = decision_seed(self.seed, self._calls)
         res = tree.search(game.position, base, s.playouts, s.seconds, self.threads)
         if "solved" in res:   # the exact endgame search proved a win or a draw
             colour, code, won, nodes = res["solved"]

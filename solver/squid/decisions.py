@@ -46,6 +46,7 @@ from typing import Any
 
 from solver._ext import squid as engine
 from solver.errors import SolverError
+from solver.montecarlo.seeding import decision_seed
 from solver.squid.experiment import HOW, HUMAN, POLICIES
 from solver.squid.params import SHAPES, Params, default_params, engine_dict, validate
 from solver.squid.play import SIDES, SQUID_CARDS, GameLog, build_log, squid_zones
@@ -326,7 +327,7 @@ def choose_move(game: SquidGame, strategy: str, seed: int = 0) -> int | None:
 def policy_seed(seed: int, step: int) -> int:
     """The random numbers of a policy seat's ``step``-th decision in a game of ``seed``: one stream
     per decision, so a game is the same whoever (a person, a GUI, a test) takes the other seats."""
-    return (seed * 1_000_003 + step) % 2 ** 64
+    return decision_seed(seed, step)
 
 
 def play_seats(game: SquidGame, human: Any = None) -> SquidGame:
