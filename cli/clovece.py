@@ -18,6 +18,7 @@ from solver.cli.options import (
 from solver.clovece.strategies import AFTER_SIX as _AFTER_SIX
 from solver.clovece.strategies import DRINK_RULES as _DRINKS
 from solver.clovece.strategies import FIRST as _FIRST
+from solver.errors import SolverError
 
 
 def rule_options(f):
@@ -155,33 +156,91 @@ def tournament(variant, strategies, matrix, games, seed, workers, backend, sched
               show_default=True, help="Rules.")
 @click.option("--players", "-p", type=click.IntRange(2, 4), default=4, show_default=True, help="Players (2-4).")
 @click.option("--strategy", "-s", default="random", show_default=True,
-              help="One strategy for every seat or one per seat in turn order.")
+              help="One strategy for every seat or one per seat in turn order; 'human' is a seat "
+                   "asked at the terminal.")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=1, show_default=True,
-              help="Seed of the game (the same as one game of simulate with this seed).")
+              help="Seed of the game (without a human seat: the same as one game of simulate with this "
+                   "seed; with one, of the dice and the strategies' random picks).")
 @click.option("--board", type=click.Path(dir_okay=False), default=None, help="Board graph JSON file (napij-se).")
 @click.option("--deck", type=click.Path(dir_okay=False), default=None, help="Card deck JSON file (napij-se).")
 @rule_options
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help="Write the replayable JSON Lines log here ('-' is stdout instead of the move list).")
 def play(variant, players, strategy, seed, board, deck, drinks, after_six, first, log_path) -> None:
-    """Play one game and print it move by move: rolls, moves, captures, cards, the Bottle, drinks."""
+    """Play one game and print it move by move: rolls, moves, captures, cards, the Bottle, drinks.
+    A ``human`` seat is asked at the terminal for each of its decisions (napij-se: the Bottle call,
+    the moves, a capture or swap card's target; classic: the pawn, when two or more may move)."""
     from solver.clovece.board import read_board_text
     from solver.clovece.deck import read_deck_text
     from solver.clovece.play import play_classic, play_napij
-    from solver.clovece.strategies import parse_strategy_list
+    from solver.clovece.strategies import HUMAN, parse_strategy_list
     from solver.montecarlo.output import check_writable
 
     _rules(variant, drinks, after_six, first, board, deck)
-    names = parse_strategy_list(strategy, players)
+    names = parse_strategy_list(strategy, players, human=True)
     check_writable(log_path)
-    if variant == "classic":
+    board_text = read_board_text(board) if board else None
+    deck_text = read_deck_text(deck) if deck else None
+    if HUMAN in names:
+        if log_path == "-":
+            raise SolverError("a human seat is asked on standard output: write the --log to a file")
+        log = _play_with_humans(variant, players, names, seed, drinks, after_six, first, board_text, deck_text)
+    elif variant == "classic":
         log = play_classic(players, names, seed, after_six, first)
     else:
-        log = play_napij(players, names, seed, drinks, first, read_board_text(board) if board else None,
-                         read_deck_text(deck) if deck else None)
+        log = play_napij(players, names, seed, drinks, first, board_text, deck_text)
     if write_log(log_path, log.jsonl()):
         return
-    click.echo(log.text(), nl=False)
+    if HUMAN not in names:
+        click.echo(log.text(), nl=False)
+
+
+def _play_with_humans(variant: str, players: int, names: tuple[str, ...], seed: int, drinks: str,
+                      after_six: str, first: str, board_text: str | None, deck_text: str | None):
+    """One game through the decision API: the move list as it grows, and each ``human`` seat asked
+    for its decision by number; the other seats play their strategies."""
+    from solver.clovece.table import classic_game_log, play_classic_seats, play_napij_seats
+
+    shown = [0]   # move-list lines printed in full (the last one grows: printed again)
+
+    def show(text: str) -> None:
+        lines = text.splitlines()
+        for line in lines[shown[0]:]:
+            click.echo(line)
+        shown[0] = len(lines) - 1
+
+    def pick(header: str, labels: list[str]) -> int:
+        if len(labels) == 1:
+            click.echo(f"{header}: {labels[0]} (the only choice)")
+            return 0
+        click.echo(f"{header}:  " + "  ".join(f"{i}) {text}" for i, text in enumerate(labels, 1)))
+        return click.prompt("choice", type=click.IntRange(1, len(labels))) - 1
+
+    if variant == "classic":
+        def ask_classic(game, die, pawns):
+            show(classic_game_log(game, names, seed, after_six, first).text())
+            p = game.to_play
+            return pawns[pick(f"P{p} rolled {die}", [describe_move(game, die, k) for k in pawns])]
+
+        from solver.clovece.classic import describe_move
+        log = play_classic_seats(players, names, seed, after_six, first, ask_classic)
+    else:
+        def ask_napij(game):
+            show(game.log().text())
+            p = game.to_play
+            where = ", ".join(game.pawns()[p]) + (f"; the Bottle on {game.bottle}" if game.bottle else "")
+            if game.phase == "announce":
+                return pick(f"P{p} (pawns {where})", ["roll for the pawns", "announce: the roll moves the Bottle"]) == 1
+            options = game.legal_moves()
+            if game.phase == "target":
+                return options[pick(f"P{p} (pawns {where}), the {options[0].kind} card takes",
+                                    [t.text() for t in options])]
+            return options[pick(f"P{p} (pawns {where}), dice {', '.join(map(str, game.dice))}",
+                                [m.text() for m in options])]
+
+        log = play_napij_seats(players, names, seed, drinks, first, board_text, deck_text, ask_napij).log()
+    show(log.text())
+    return log
 
 
 @group.command()

@@ -48,7 +48,7 @@ from solver.clovece.board import load_board
 from solver.clovece.deck import CARD_KINDS
 from solver.clovece.experiment import compiled
 from solver.clovece.play import GameLog, add_napij_events, log_header, napij_result
-from solver.clovece.strategies import DRINK_RULES, FIRST, SEATS, STRATEGIES, parse_strategy_list
+from solver.clovece.strategies import DRINK_RULES, FIRST, HUMAN, SEATS, STRATEGIES, parse_strategy_list
 from solver.errors import SolverError
 
 #: the engine's turn phases by number (see NapijState.phase)
@@ -113,8 +113,9 @@ class NapijTarget:
 class NapijGame:
     """A napij-se game (2–4 players on the seats of :data:`SEATS`) driven a decision at a time.
 
-    Every decision is the caller's; ``strategies`` (one name, or one per seat) are the seats' names
-    in the log.  ``drinks`` and ``first`` are the rule options of ``clovece simulate``;
+    Every decision is the caller's; ``strategies`` (one name, or one per seat; ``human`` too) are
+    the seats' names in the log, and how a strategy's look-ahead (:func:`choose_move`) expects each
+    seat to pick a card's target when it draws one out of turn (a ``human`` seat as ``best``).  ``drinks`` and ``first`` are the rule options of ``clovece simulate``;
     ``board_text`` / ``deck_text`` other board and deck files.
     """
 
@@ -128,11 +129,11 @@ class NapijGame:
             raise SolverError(f"drinks is one of {', '.join(DRINK_RULES)}; first one of {', '.join(FIRST)}")
         self.players = players
         self.seed = seed
-        self.strategies = parse_strategy_list(strategies, players)
+        self.strategies = parse_strategy_list(strategies, players, human=True)
         self.rules = {"drinks": drinks, "first": first}
         self._ids = load_board(text=board_text).ids
         self._state = engine.NapijState(compiled(board_text, deck_text), players, list(SEATS[players]),
-                                        [STRATEGIES.index(s) for s in self.strategies], seed,
+                                        [STRATEGIES.index(s if s != HUMAN else "best") for s in self.strategies], seed,
                                         drink_once=drinks == "per-event", first_random=first == "random")
         deck, _ = self._state.deck()
         self._head = log_header("napij-se", players, self.strategies, seed, self.rules,

@@ -223,13 +223,20 @@ def play_classic(players: int, strategies: tuple[str, ...], seed: int, after_six
     """Let the engine play one classic game and log it."""
     from solver._ext import clovece as engine
 
-    seats = list(SEATS[players])
-    winner, trace = engine.classic_trace(players, seats, strategy_ids(strategies), seed,
+    winner, trace = engine.classic_trace(players, list(SEATS[players]), strategy_ids(strategies), seed,
                                          three_after_six=after_six == "three-tries",
                                          first_random=first == "random")
-    lines: list[dict[str, Any]] = [log_header("classic", players, strategies, seed,
-                                           {"after_six": after_six, "first": first})]
-    for p, die, k, frm, to, victim in trace:
+    return classic_log(players, strategies, seed, {"after_six": after_six, "first": first}, trace, winner)
+
+
+def classic_log(players: int, strategies: tuple[str, ...], seed: int, rules: dict[str, str],
+                rolls: list[tuple[int, int, int, int, int, int]], winner: int, ended: bool = True) -> GameLog:
+    """The log of a classic game from its rolls as the engine traces them: (player, die, pawn or
+    -1, from, to, captured pawn q * 4 + j or -1), positions as codes; ``winner`` -1 if none (then
+    the game was abandoned if it ``ended``, else it is still going: no result line)."""
+    seats = list(SEATS[players])
+    lines: list[dict[str, Any]] = [log_header("classic", players, strategies, seed, rules)]
+    for p, die, k, frm, to, victim in rolls:
         if len(lines) == 1 or lines[-1]["player"] != p:   # players alternate: a new player, a new turn
             lines.append({"turn": len(lines), "player": p, "events": []})
         events = lines[-1]["events"]
@@ -242,6 +249,7 @@ def play_classic(players: int, strategies: tuple[str, ...], seed: int, after_six
                 events.append({"pub": [q, j], "from": classic_field(seats[p], to), "reason": "captured"})
     if winner >= 0:
         lines[-1]["events"].append({"win": winner})
-    lines.append({"result": "win" if winner >= 0 else "abandoned", "turns": len(lines) - 1,
-                  **({"winner": winner} if winner >= 0 else {})})
+    if winner >= 0 or ended:
+        lines.append({"result": "win" if winner >= 0 else "abandoned", "turns": len(lines) - 1,
+                      **({"winner": winner} if winner >= 0 else {})})
     return GameLog(lines)

@@ -18,7 +18,7 @@ from typing import Any
 
 from solver.clovece.board import KINDS, ZONES, compile_board, load_board
 from solver.clovece.deck import compile_deck
-from solver.clovece.strategies import AFTER_SIX, DRINK_RULES, FIRST, SEATS, STRATEGIES
+from solver.clovece.strategies import AFTER_SIX, DRINK_RULES, FIRST, HUMAN, SEATS, STRATEGIES
 from solver.errors import SolverError
 from solver.gamelog import Broken, Cursor, line_error, parse_lines, read_lines
 
@@ -535,8 +535,9 @@ def _header(no: int, head: dict[str, Any]) -> tuple[Classic | Napij, int, dict[s
     if head.get("seats") != list(SEATS[players]):
         raise _fail(no, f"{players} players sit on seats {list(SEATS[players])}")
     strategies = head.get("strategies")
-    if not isinstance(strategies, list) or len(strategies) != players or any(s not in STRATEGIES for s in strategies):
-        raise _fail(no, f"strategies must name one of {', '.join(STRATEGIES)} per player")
+    if not isinstance(strategies, list) or len(strategies) != players or \
+            any(s not in (*STRATEGIES, HUMAN) for s in strategies):
+        raise _fail(no, f"strategies must name one of {', '.join((*STRATEGIES, HUMAN))} per player")
     rules = head.get("rules")
     variant = head.get("variant")
     options = {"classic": {"after_six": AFTER_SIX, "first": FIRST},

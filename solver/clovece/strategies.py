@@ -20,6 +20,8 @@ from solver.montecarlo.seats import one_per_seat
 
 #: strategy names in engine order (tests/test_clovece_tables.py checks them against the C enum)
 STRATEGIES = ("random", "runner", "hunter", "cautious", "shortcut", "best")
+#: the seat label of a person asked at each decision (``clovece play``; not a strategy of the engine)
+HUMAN = "human"
 VARIANTS = ("classic", "napij-se")
 #: rule options, the rulebook's reading first: drinks per reason or per event (napij-se), after a 6
 #: that leaves nothing to move one roll or three tries (classic), who starts (seat 0 or drawn)
@@ -30,17 +32,20 @@ FIRST = ("seat0", "random")
 SEATS = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
 
 
-def parse_strategy_list(text: str, players: int) -> tuple[str, ...]:
-    """One strategy per seat from ``'runner'`` (all seats) or ``'runner,random'`` (one per seat).
+def parse_strategy_list(text: str, players: int, human: bool = False) -> tuple[str, ...]:
+    """One strategy per seat from ``'runner'`` (all seats) or ``'runner,random'`` (one per seat);
+    with ``human``, a seat may also be :data:`HUMAN`.
 
     >>> parse_strategy_list("runner", 3)
     ('runner', 'runner', 'runner')
-    >>> parse_strategy_list("best, random", 2)
-    ('best', 'random')
+    >>> parse_strategy_list("best, human", 2, human=True)
+    ('best', 'human')
     """
+    names = (*STRATEGIES, HUMAN) if human else STRATEGIES
+
     def check(name: str) -> None:
-        if name not in STRATEGIES:
-            raise SolverError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")
+        if name not in names:
+            raise SolverError(f"unknown strategy {name!r} (known: {', '.join(names)})")
 
     return one_per_seat(text, players, check)
 
