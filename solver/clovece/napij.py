@@ -113,10 +113,11 @@ class NapijTarget:
 class NapijGame:
     """A napij-se game (2–4 players on the seats of :data:`SEATS`) driven a decision at a time.
 
-    Every decision is the caller's; ``strategies`` (one name, or one per seat; ``human`` too) are
+    Every decision is the caller's.  ``strategies`` (one name, or one per seat; ``human`` too) are
     the seats' names in the log, and how a strategy's look-ahead (:func:`choose_move`) expects each
-    seat to pick a card's target when it draws one out of turn (a ``human`` seat as ``best``).  ``drinks`` and ``first`` are the rule options of ``clovece simulate``;
-    ``board_text`` / ``deck_text`` other board and deck files.
+    seat to pick a card's target when it draws one out of turn (a ``human`` seat as ``best``).
+    ``drinks`` and ``first`` are the rule options of ``clovece simulate``; ``board_text`` /
+    ``deck_text`` other board and deck files.
     """
 
     def __init__(self, players: int = 4, seed: int = 1, strategies: str = "best", drinks: str = "per-reason",
@@ -247,14 +248,12 @@ class NapijGame:
 
     def _make(self, move: NapijMove, chosen: list[NapijTarget]) -> None:
         """Make ``move`` with the card targets ``chosen``, or wait for the next one it needs."""
-        ids = [t.player * 4 + t.pawn for t in chosen]
-        asked = None
-
-        def make(*key) -> None:
-            nonlocal asked
-            asked = self._state.move(*key, targets=ids)
-
-        self._call(make, move.pawn, move.steps, int(move.turn_off), move.enter, move.by_sum)
+        try:
+            asked = self._state.move(*move.key(), targets=[t.player * 4 + t.pawn for t in chosen])
+        except ValueError as e:
+            raise SolverError(str(e)) from None
+        finally:
+            self._drain()
         if asked is None:
             self._pending = None
             return
