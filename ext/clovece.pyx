@@ -2016,15 +2016,14 @@ cdef class NapijState:
         """Make one of :meth:`moves` (ValueError if it is not among them), with ``targets`` the
         pawns (q * 4 + j) its capture and swap cards take, in the order drawn, where there are two
         or more to choose from.  Returns None when the move is made, or -- the game unchanged --
-        the next target it needs: (drawing player, "capture" or "swap", [q * 4 + j, ...], the
-        game's :meth:`state` as it stands when that card is drawn)."""
+        the next target it needs: (drawing player, the card's kind C_CAPTURE or C_SWAP, [q * 4 + j,
+        ...], the game's :meth:`state` as it stands when that card is drawn)."""
         cdef Move mv = self._legal(pawn, steps, choice, pre6, by_sum)
         cdef TargetAsk a
         cdef NGame at
         self._probe(&mv, targets, &a, -1, 0, &at)
         if a.asked:
-            return (a.who, "swap" if a.kind == C_SWAP else "capture", [a.opts[i] for i in range(a.nopts)],
-                    n_state(&at))
+            return a.who, a.kind, [a.opts[i] for i in range(a.nopts)], n_state(&at)
         a.used = 0
         self.g.ask = &a
         n_turn_move(&self.g, &self.t, &mv)

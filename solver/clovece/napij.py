@@ -259,7 +259,7 @@ class NapijGame:
             return
         who, kind, options, at = asked
         fields = [[self._field(pw["pos"]) for pw in row] for row in at["pawns"]]
-        self._pending = _Pending(move, chosen, who, [NapijTarget(kind, o // 4, o % 4, fields[o // 4][o % 4])
+        self._pending = _Pending(move, chosen, who, [NapijTarget(CARD_KINDS[kind], o // 4, o % 4, fields[o // 4][o % 4])
                                                      for o in options], at)
 
     def _call(self, fn, *args) -> None:
