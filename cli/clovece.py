@@ -5,6 +5,7 @@ pawn each strategy moves in a classic position)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,6 +20,9 @@ from solver.clovece.strategies import AFTER_SIX as _AFTER_SIX
 from solver.clovece.strategies import DRINK_RULES as _DRINKS
 from solver.clovece.strategies import FIRST as _FIRST
 from solver.errors import SolverError
+
+if TYPE_CHECKING:
+    from solver.clovece.play import GameLog
 
 
 def rule_options(f):
@@ -196,9 +200,10 @@ def play(variant, players, strategy, seed, board, deck, drinks, after_six, first
 
 
 def _play_with_humans(variant: str, players: int, names: tuple[str, ...], seed: int, drinks: str,
-                      after_six: str, first: str, board_text: str | None, deck_text: str | None):
+                      after_six: str, first: str, board_text: str | None, deck_text: str | None) -> GameLog:
     """One game through the decision API: the move list as it grows, and each ``human`` seat asked
     for its decision by number; the other seats play their strategies."""
+    from solver.clovece.classic import describe_move
     from solver.clovece.table import classic_game_log, play_classic_seats, play_napij_seats
 
     shown = [0]   # move-list lines printed in full (the last one grows: printed again)
@@ -222,7 +227,6 @@ def _play_with_humans(variant: str, players: int, names: tuple[str, ...], seed: 
             p = game.to_play
             return pawns[pick(f"P{p} rolled {die}", [describe_move(game, die, k) for k in pawns])]
 
-        from solver.clovece.classic import describe_move
         log = play_classic_seats(players, names, seed, after_six, first, ask_classic)
     else:
         def ask_napij(game):
