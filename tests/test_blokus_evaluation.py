@@ -18,6 +18,7 @@ from solver.blokus import evaluation
 from solver.blokus.game import Game
 from solver.blokus.players import _tables, parse_strategy
 from solver.blokus.variants import VARIANTS
+from solver.errors import SolverError
 
 SQUARE_NB = (lambda c: [(c[0] - 1, c[1]), (c[0] + 1, c[1]), (c[0], c[1] - 1), (c[0], c[1] + 1)],
              lambda c: [(c[0] + dx, c[1] + dy) for dx in (-1, 1) for dy in (-1, 1)])
@@ -201,6 +202,63 @@ def test_corpus_leaves_out_the_decisions_the_opening_rules_make():
     ruled, _ = evaluation.make_corpus(VARIANTS["classic-2"], 1, "mcts:20", seed=2)
     assert free.rows[1] == first
     assert ruled.rows[1] != first and len(ruled) <= 4 * 21 - 14
+
+
+def test_corpus_from_records_holds_every_recorded_choice(tmp_path):
+    """A record's every move among several legal ones is a decision: all the mover's legal moves
+    (the reference's features, in any order), the recorded move the chosen one; single-move
+    turns teach nothing and are left out."""
+    from solver.blokus.sgf import read_file_games, write_games
+
+    rnd, game = random.Random(11), Game("duo")
+    while not game.is_over:
+        game.play(rnd.choice(game.legal_moves()))
+    path = tmp_path / "records.blksgf"
+    path.write_text(write_games([(game, "one", ""), (game, "two", "")]))
+    corpus, pieces = evaluation.records_corpus(VARIANTS["duo"], read_file_games(str(path)))
+    replay, i = Game("duo"), 0
+    for move in game.moves:
+        legal = replay.legal_moves(move.colour)
+        if len(legal) > 1:
+            a, b = corpus.rows[i], corpus.rows[i + 1]
+            ref = reference_board(replay)
+            mask = evaluation.opponents_mask(replay, move.colour)
+            opponents = [j for j in range(2) if mask >> j & 1]
+            want = sorted(tuple(move_features(ref, move.colour, m.cells, opponents)) for m in legal)
+            assert sorted(map(tuple, corpus.features[a:b].tolist())) == want
+            assert list(corpus.features[a + corpus.chosen[i]]) == list(
+                move_features(ref, move.colour, move.cells, opponents))
+            i += 1
+        replay.play(move)
+    assert 0 < i < len(game.moves) + 1 and len(corpus) == 2 * i and len(pieces) == corpus.rows[-1]
+    with pytest.raises(SolverError, match="not a classic-2 game"):
+        evaluation.records_corpus(VARIANTS["classic-2"], [game])
+
+
+def test_learning_from_records_command(tmp_path, capsys):
+    """``--records`` fits to recorded games (here 20 random ones, two blocks, one held out) and
+    refuses a mix with a teacher, a missing file and a file without games in one line each."""
+    from solver.blokus.sgf import write_games
+
+    rnd, games = random.Random(12), []
+    for _ in range(20):
+        game = Game("duo")
+        while not game.is_over and len(game.moves) < 12:
+            game.play(rnd.choice(game.legal_moves()))
+        games.append((game, "", ""))
+    path = tmp_path / "records.blksgf"
+    path.write_text(write_games(games))
+    before = evaluation.WEIGHTS_FILE.read_text()
+    assert evaluation.main(["duo", "--records", str(path), "--holdout", "1"]) == 0
+    stats = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert stats["decisions"] + stats["holdout_decisions"] == sum(len(g.moves) for g, _, _ in games)
+    assert evaluation.WEIGHTS_FILE.read_text() == before
+    (tmp_path / "empty.blksgf").write_text("")
+    for argv in (["duo", "3", "--records", str(path)], ["duo"], ["duo", "--records", str(tmp_path / "nope")],
+                 ["duo", "--records", str(tmp_path / "empty.blksgf")]):
+        assert evaluation.main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and err.count("\n") == 1, err
 
 
 def reference_values(game: Game) -> dict[tuple, float]:

@@ -28,6 +28,7 @@ from solver._ext import blokus as _ext
 from solver.blokus.game import Game
 from solver.blokus.pieces import PIECE_SETS
 from solver.blokus.variants import ROTATING, Variant
+from solver.errors import SolverError
 
 #: the engine's move features, in its order (read from the engine itself)
 FEATURES: tuple[str, ...] = tuple(_ext.EVAL_FEATURES)
@@ -188,6 +189,36 @@ def opponents_mask(game: Game, colour: int) -> int:
     return mask
 
 
+class _CorpusBuilder:
+    """Collects decisions one at a time: the features of every legal move of the colour to play
+    and the move chosen (decisions with a single legal move teach nothing and are skipped)."""
+
+    def __init__(self) -> None:
+        self.feats: list[np.ndarray] = []
+        self.pieces: list[np.ndarray] = []
+        self.chosen: list[int] = []
+        self.rows = [0]
+
+    def add(self, game: Game, colour: int, code: int) -> None:
+        """Record ``colour``'s choice of move ``code`` (legal) in ``game``'s current position."""
+        codes = game.legal_codes(colour)
+        if len(codes) > 1:
+            f = game.position.move_features(colour, codes, opponents_mask(game, colour))
+            self.feats.append(f.astype(np.int16))
+            self.pieces.append(piece_indices(game, colour, codes))
+            self.chosen.append(int(np.flatnonzero(codes == code)[0]))
+            self.rows.append(self.rows[-1] + len(codes))
+
+    def build(self) -> tuple[Corpus, np.ndarray]:
+        """The corpus and each move's piece index (for ``design``)."""
+        if not self.chosen:
+            return (Corpus(np.zeros((0, len(FEATURES)), dtype=np.int16), np.zeros(1, dtype=np.int64),
+                           np.zeros(0, dtype=np.int64)), np.zeros(0, dtype=np.int16))
+        corpus = Corpus(np.concatenate(self.feats), np.array(self.rows, dtype=np.int64),
+                        np.array(self.chosen, dtype=np.int64))
+        return corpus, np.concatenate(self.pieces)
+
+
 def make_corpus(variant: Variant, games: int, strategy: str, seed: int) -> tuple[Corpus, np.ndarray]:
     """Self-play ``games`` games with ``strategy`` (an mcts spec, every player alike, no opening
     book: the search is the teacher) and keep every decision with more than one legal move: all
@@ -199,26 +230,33 @@ def make_corpus(variant: Variant, games: int, strategy: str, seed: int) -> tuple
 
     values = parse_strategy(strategy).search_values(variant)
     ruled = int(max(values["centre_moves"], values["connect_moves"]))
-    feats: list[np.ndarray] = []
-    pieces: list[np.ndarray] = []
-    chosen: list[int] = []
-    rows = [0]
+    out = _CorpusBuilder()
     for g_i in range(games):
         game = Game(variant)
         player = MctsPlayer(variant, strategy, seed=seed * 100_003 + g_i, book=False)
         while not game.is_over:
             k = game.to_play
             move, _, _ = player.genmove(game)
-            codes = game.legal_codes(k)
-            if len(codes) > 1 and len(game.setup) + len(game.moves) >= ruled:
-                f = game.position.move_features(k, codes, opponents_mask(game, k))
-                feats.append(f.astype(np.int16))
-                pieces.append(piece_indices(game, k, codes))
-                chosen.append(int(np.flatnonzero(codes == move.code)[0]))
-                rows.append(rows[-1] + len(codes))
+            if len(game.setup) + len(game.moves) >= ruled:
+                out.add(game, k, move.code)
             game.play(move)
-    corpus = Corpus(np.concatenate(feats), np.array(rows, dtype=np.int64), np.array(chosen, dtype=np.int64))
-    return corpus, np.concatenate(pieces)
+    return out.build()
+
+
+def records_corpus(variant: Variant, records: list[Game]) -> tuple[Corpus, np.ndarray]:
+    """Every decision of recorded games (``records``, each of ``variant`` from its empty board):
+    another program's games teach its choices -- Pentobi's own self-play at a high level, say, a
+    teacher stronger than any search of ours we could afford to run for a corpus.  Every move of
+    a record counts, whoever made it."""
+    out = _CorpusBuilder()
+    for i, record in enumerate(records):
+        if record.variant.name != variant.name or record.setup:
+            raise SolverError(f"record {i + 1} is not a {variant.name} game from the empty board")
+        game = Game(variant)
+        for move in record.moves:
+            out.add(game, move.colour, move.code)
+            game.play(move)
+    return out.build()
 
 
 def merge(corpora: list[Corpus]) -> Corpus:
@@ -259,7 +297,23 @@ def learn(variant: str, games: int, teacher: str, seed: int, workers: int = 1,
             parts = pool.map(_corpus_block, jobs)
     else:
         parts = [_corpus_block(j) for j in jobs]
-    n_pieces = len(piece_names(variant_by_name(variant)))
+    return fit_blocks(variant_by_name(variant), parts, l2, holdout)
+
+
+def learn_records(variant: Variant, records: list[Game], block: int = CORPUS_BLOCK, l2: float = 1e-3,
+                  holdout: int = 0) -> tuple[np.ndarray, dict[str, float]]:
+    """``learn`` from recorded games instead of a teacher's self-play (``records_corpus``): blocks
+    of ``block`` games in the records' order, the last ``holdout`` of them held out."""
+    parts = [records_corpus(variant, records[b:b + block]) for b in range(0, len(records), block)]
+    return fit_blocks(variant, parts, l2, holdout)
+
+
+def fit_blocks(variant: Variant, parts: list[tuple[Corpus, np.ndarray]], l2: float = 1e-3,
+               holdout: int = 0) -> tuple[np.ndarray, dict[str, float]]:
+    """Fit the weights to the corpus blocks ``parts`` but the last ``holdout`` (``learn``)."""
+    if not 0 <= holdout < len(parts):
+        raise ValueError(f"holdout must leave at least one of the {len(parts)} blocks to fit")
+    n_pieces = len(piece_names(variant))
 
     def joined(blocks: list[tuple[Corpus, np.ndarray]]) -> Corpus:
         return design(merge([c for c, _ in blocks]), np.concatenate([p for _, p in blocks]), n_pieces)
@@ -272,7 +326,7 @@ def learn(variant: str, games: int, teacher: str, seed: int, workers: int = 1,
              "top1": top1(corpus, w)}
     if holdout:
         test = joined(parts[len(parts) - holdout:])
-        shipped = np.array(weights_for(variant_by_name(variant)))
+        shipped = np.array(weights_for(variant))
         stats.update({"holdout_decisions": len(test),
                       "holdout_log_likelihood": log_likelihood(test, w)[0], "holdout_top1": top1(test, w),
                       "shipped_holdout_log_likelihood": log_likelihood(test, shipped)[0],
@@ -299,47 +353,72 @@ def main(argv: list[str] | None = None) -> int:
     [--holdout N]``: fit the weights of VARIANT's family to GAMES self-play games of TEACHER (an
     mcts spec) and save them (``--dry-run``: print only; ``--holdout``: fit without the last N
     blocks of 10 games, report how the fit and the shipped weights predict those, save nothing).
+    ``python -m solver.blokus.evaluation VARIANT --records FILE [--records FILE ...]`` fits to
+    the moves of recorded games instead (SGF collections of VARIANT games from the empty board,
+    such as another program's self-play), with the same options.
     Bad arguments give one line and exit status 2."""
     import argparse
     import sys
 
     from solver.blokus.players import parse_strategy
+    from solver.blokus.sgf import read_file_games
     from solver.blokus.variants import VARIANTS, variant_by_name
-    from solver.errors import SolverError
 
     ap = argparse.ArgumentParser(prog="python -m solver.blokus.evaluation", description=main.__doc__)
     ap.add_argument("variant", choices=sorted(VARIANTS))
-    ap.add_argument("games", type=int)
-    ap.add_argument("teacher")
-    ap.add_argument("seed", type=int)
+    ap.add_argument("games", type=int, nargs="?")
+    ap.add_argument("teacher", nargs="?")
+    ap.add_argument("seed", type=int, nargs="?")
+    ap.add_argument("--records", action="append", default=[], metavar="FILE",
+                    help="fit to the moves of the games in this SGF collection (repeatable) instead of "
+                         "playing a teacher")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--dry-run", action="store_true")
     ap.add_argument("--holdout", type=int, default=0,
                     help="leave the last N blocks of 10 games out of the fit and report how the fit and "
                          "the shipped weights predict them (saves nothing)")
     args = ap.parse_args(argv)
+    v = variant_by_name(args.variant)
+    records: list[Game] = []
     try:
-        if not 1 <= args.games <= 100_000 or not 1 <= args.workers <= 64 or args.seed < 0:
-            raise SolverError("games must be 1..100000, workers 1..64, seed >= 0")
-        blocks = -(-args.games // CORPUS_BLOCK)
+        if args.records:
+            if args.games is not None:
+                raise SolverError("give either GAMES TEACHER SEED or --records, not both")
+            for path in args.records:
+                records += read_file_games(path)
+            n_games = len(records)
+            if not n_games:
+                raise SolverError(f"no games in {', '.join(args.records)}")
+        else:
+            if args.seed is None:
+                raise SolverError("give GAMES TEACHER SEED, or --records FILE")
+            if not 1 <= args.games <= 100_000 or not 1 <= args.workers <= 64 or args.seed < 0:
+                raise SolverError("games must be 1..100000, workers 1..64, seed >= 0")
+            if parse_strategy(args.teacher).name != "mcts":
+                raise SolverError(f"the teacher must be an mcts spec, not {args.teacher!r}")
+            n_games = args.games
+        blocks = -(-n_games // CORPUS_BLOCK)
         if not 0 <= args.holdout < blocks:
             raise SolverError(f"--holdout must leave at least one of the {blocks} blocks of "
                               f"{CORPUS_BLOCK} games to fit")
-        if parse_strategy(args.teacher).name != "mcts":
-            raise SolverError(f"the teacher must be an mcts spec, not {args.teacher!r}")
+        if records:
+            w, stats = learn_records(v, records, holdout=args.holdout)
+            about = (f"fitted to the {n_games} {args.variant} games of {', '.join(args.records)}: "
+                     f"{stats['decisions']} decisions, top-1 {stats['top1']:.3f}")
+        else:
+            w, stats = learn(args.variant, args.games, args.teacher, args.seed, args.workers,
+                             holdout=args.holdout)
+            about = (f"fitted to {args.games} {args.variant} self-play games of {args.teacher}, "
+                     f"seed {args.seed}: {stats['decisions']} decisions, top-1 {stats['top1']:.3f}")
     except SolverError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    v = variant_by_name(args.variant)
-    w, stats = learn(args.variant, args.games, args.teacher, args.seed, args.workers, holdout=args.holdout)
     names = FEATURES + tuple(f"piece {p}" for p in piece_names(v))
     for name, x in zip(names, w, strict=True):
         print(f"{name:18s} {x:+.3f}")
     print(json.dumps(stats))
     if not args.dry_run and not args.holdout:
-        save_weights(family(v), w, piece_names(v),
-                     f"fitted to {args.games} {args.variant} self-play games of {args.teacher}, "
-                     f"seed {args.seed}: {stats['decisions']} decisions, top-1 {stats['top1']:.3f}")
+        save_weights(family(v), w, piece_names(v), about)
     return 0
 
 
