@@ -1099,6 +1099,9 @@ cdef struct SearchParams:
     double rave_dist      # RAVE update weight 1 - rave_dist x (distance to the move) / (plies left)
     double rave_parent_max  # > 0: no RAVE updates below a node with more visits than this ...
     double rave_child_max   #   ... nor to a child with more real visits than this
+    double extend         # > 0, time budgets only: while the most visited root child is not the best
+                          #   valued one (``choice_unsettled``) no early stop, and at the end of the
+                          #   time search on for up to extend x the budget more, once
     double ew[NFEAT + MAXPIECES]   # EVAL_FEATURES weights, then one weight per piece (0 if not given)
 
 
@@ -1690,6 +1693,7 @@ cdef struct Worker:        # one searching thread's scratch and counters
     int64_t playouts
     int64_t listed
     int32_t stopped        # 1: the last search ended early, its choice settled (``stop_early``)
+    int32_t extended       # 1: the last search ran past its time, its choice unsettled (``extend``)
 
 
 cdef inline double now_seconds() noexcept nogil:
@@ -2775,6 +2779,27 @@ cdef int choice_settled(const Search* t, double margin) noexcept nogil:
     return best - second > margin
 
 
+cdef int choice_unsettled(const Search* t) noexcept nogil:
+    """1 if a root child with at least a tenth of the most visited one's visits has a higher
+    mean value than it: the search has not yet made up its mind (Huang, Coulom and Lin, *Time
+    management for Monte-Carlo tree search applied to the game of Go*, 2010: searching on in
+    such unstable positions is worth more than the time it takes from later moves)."""
+    cdef const Node* r = &t.nodes[t.root]
+    cdef int32_t i, best = -1
+    cdef float bv = -1
+    if r.first < 0 or r.n_legal <= 1:
+        return 0
+    for i in range(r.first, r.first + r.n_child):
+        if t.nodes[i].visits > bv:
+            bv = t.nodes[i].visits
+            best = i
+    for i in range(r.first, r.first + r.n_child):
+        if (i != best and t.nodes[i].visits >= 0.1 * bv
+                and t.nodes[i].value * bv > t.nodes[best].value * t.nodes[i].visits):
+            return 1
+    return 0
+
+
 cdef int64_t run_search(const Config* cfg, const SearchParams* sp, Search* t, Worker* w,
                         const State* root, Rng* rng, int64_t max_playouts, double max_seconds) noexcept nogil:
     """One worker's simulations from ``root`` until ``max_playouts`` (if > 0; in a shared tree
@@ -2782,11 +2807,14 @@ cdef int64_t run_search(const Config* cfg, const SearchParams* sp, Search* t, Wo
     is set; returns how many this worker ran.  With a time budget and ``stop_early`` it also
     stops once the choice is settled (``choice_settled``), with the simulations the remaining
     time allows estimated from the root's visits per second so far, as Pentobi does; the time
-    saved goes to later moves (``TimeBank``)."""
+    saved goes to later moves (``TimeBank``).  With ``extend`` it neither stops early nor at the
+    end of its time while the choice is unsettled (``choice_unsettled``): it searches on for up
+    to ``extend`` x its time more (once), which the later moves pay for."""
     cdef int64_t done = 0
     cdef double deadline = 0, start = 0, clock, rate
     cdef float visits0 = t.nodes[t.root].visits
     w.stopped = 0
+    w.extended = 0
     if max_seconds > 0:
         start = now_seconds()
         deadline = start + max_seconds
@@ -2800,10 +2828,15 @@ cdef int64_t run_search(const Config* cfg, const SearchParams* sp, Search* t, Wo
         if max_seconds > 0 and (done & 7) == 0:
             clock = now_seconds()
             if clock >= deadline:
-                break
+                if sp.extend > 0 and not w.extended and choice_unsettled(t):
+                    w.extended = 1
+                    deadline += sp.extend * max_seconds
+                else:
+                    break
             if sp.stop_early > 0 and (done & 31) == 0 and done > 0:
                 rate = (t.nodes[t.root].visits - visits0) / (clock - start)
-                if choice_settled(t, sp.stop_early * rate * (deadline - clock)):
+                if (choice_settled(t, sp.stop_early * rate * (deadline - clock))
+                        and not (sp.extend > 0 and choice_unsettled(t))):
                     w.stopped = 1
                     break
         if read_flag(&t.halt):
@@ -2845,7 +2878,7 @@ SEARCH_PARAMS = (
     ("stop_early", 0.5), ("endgame", 0.0), ("endgame_moves", 150.0), ("prior_rel", 0.1),
     ("quality", 0.0), ("length_weight", 0.0), ("local_cap", 0.0),
     ("komi", 0.0), ("komi_max", 20.0), ("komi_lo", 0.4), ("komi_min", 0.0), ("puct", 0.0),
-    ("rave_dist", 0.0), ("rave_parent_max", 0.0), ("rave_child_max", 0.0),
+    ("rave_dist", 0.0), ("rave_parent_max", 0.0), ("rave_child_max", 0.0), ("extend", 0.0),
 )
 assert len(SEARCH_PARAMS) <= MAXPARAMS
 
@@ -2891,6 +2924,7 @@ cdef void params_from(SearchParams* sp, values, weights) except *:
     sp.rave_dist = v[37]
     sp.rave_parent_max = v[38]
     sp.rave_child_max = v[39]
+    sp.extend = v[40]
     if sp.learned:
         if weights is None or not NFEAT <= len(weights) <= NFEAT + MAXPIECES:
             raise ValueError(f"learned evaluation: {NFEAT} feature weights and at most {MAXPIECES} "
@@ -3324,6 +3358,11 @@ cdef class Searcher:
         cdef Node* c = &self.t.nodes[select_child(&self.cfg.sp[self.player], &self.t, self.t.root)]
         return c.colour, c.move
 
+    def choice_unsettled(self) -> bool:
+        """Whether the root's choice counts as unsettled now (``choice_unsettled``: what decides
+        an ``extend``), for the tests of that rule."""
+        return bool(choice_unsettled(&self.t))
+
     def traced_search(self, Position pos, uint64_t seed, int64_t playouts) -> tuple:
         """``search`` on one thread for the tests, also returning every simulation's
         placements in order, as (placements made in the tree, [(colour, code), ...])."""
@@ -3369,8 +3408,9 @@ cdef class Searcher:
         """Simulations from ``pos`` (colour to play: ``pos.to_play``, passes skipped) until the
         budget is spent, by ``threads`` threads in the one tree (with several, the playout
         budget is shared and the result is not reproducible: it depends on how the threads
-        interleave); returns ``{"playouts", "listed", "root_visits", "stopped_early", "komi",
-        "children", "priors"}`` (``stopped_early``: a time budget ended early, ``stop_early``; ``komi``: the
+        interleave); returns ``{"playouts", "listed", "root_visits", "stopped_early", "extended",
+        "komi", "children", "priors"}`` (``stopped_early``: a time budget ended early, ``stop_early``;
+        ``extended``: it ran on past its time, ``extend``; ``komi``: the
         searching side's dynamic komi at the end, 0 if off) with the
         root's children as (colour, code, visits, value, RAVE visits, RAVE value) in the tree's
         order (by prior); visits without the prior's virtual ones, the value with them; ``priors``
@@ -3400,7 +3440,7 @@ cdef class Searcher:
                                    &self.t.halt, &code, &result)
         if solved:
             return {"playouts": 0, "listed": 0, "root_visits": self.t.nodes[self.t.root].visits,
-                    "stopped_early": False, "children": [],
+                    "stopped_early": False, "extended": False, "children": [],
                     "solved": (self.root.to_play, code, result, self.eg.nodes)}
         if threads == 1:
             self._work(0, seed, playouts, seconds)
@@ -3433,6 +3473,7 @@ cdef class Searcher:
                 "listed": sum(self.workers[i].listed for i in range(threads)),
                 "root_visits": r.visits,
                 "stopped_early": any(self.workers[i].stopped for i in range(threads)),
+                "extended": any(self.workers[i].extended for i in range(threads)),
                 "komi": self.t.komi[self.t.komi_side] if self.t.komi_side >= 0 else 0.0,
                 "children": children,
                 "priors": [self.t.nodes[i].prior_p for i in range(r.first, r.first + r.n_child)]

@@ -283,6 +283,40 @@ def test_a_timed_search_stops_once_its_choice_cannot_change():
         MctsPlayer(g.variant, "mcts:stop_early=2")
 
 
+def _unsettled_by_the_rule(children: list, prior_n: float) -> bool:
+    """The rule of ``extend``, from a search's reported root children (visits without the
+    prior's virtual ones, mean values with them): some child with at least a tenth of the most
+    visited child's visits has the higher mean value."""
+    visits = [c[2] + prior_n for c in children]
+    lead = visits.index(max(visits))
+    return any(i != lead and v >= 0.1 * visits[lead] and c[3] > children[lead][3]
+               for i, (v, c) in enumerate(zip(visits, children, strict=True)))
+
+
+def test_an_unsettled_choice_is_the_one_the_rule_names():
+    """``choice_unsettled`` (what makes ``extend`` search on past the time) agrees with the rule
+    read off the root's children, after searches of several sizes in three positions (both
+    answers turn up); fixed playout budgets never extend, and without ``extend`` a timed search
+    does not either."""
+    seen = set()
+    for variant, seed in (("duo", 21), ("classic-2", 22), ("duo", 23)):
+        g = random_position(variant, seed, 3)
+        for playouts in (5, 40, 150, 600):
+            p = MctsPlayer(g.variant, f"mcts:{playouts}:extend=1", seed=seed, book=False)
+            tree = p._tree_for(g.player_of_colour(g.to_play), p.strategy)
+            res = tree.search(g.position, seed, playouts, 0.0)
+            want = _unsettled_by_the_rule(res["children"], SEARCH_PARAMS["prior_n"])
+            assert tree.choice_unsettled() is want
+            assert not res["extended"]
+            seen.add(want)
+    assert seen == {True, False}
+    p = MctsPlayer(g.variant, "mcts", seed=1, book=False)
+    tree = p._tree_for(g.player_of_colour(g.to_play), p.strategy)
+    assert not tree.search(g.position, 1, 0, 0.02)["extended"]
+    with pytest.raises(SolverError, match="extend"):
+        MctsPlayer(g.variant, "mcts:extend=11")
+
+
 def test_the_opening_searches_get_their_share_of_the_time_and_the_bank_the_rest(monkeypatch):
     """``open_moves``/``open_share``: with a mean time per move (the GTP engine's and the match
     runner's clock), a search while fewer than ``open_moves`` placements are on the board gets

@@ -59,6 +59,7 @@ SEARCH_LIMITS: dict[str, tuple[float, float]] = {
     "quality": (0, 1), "length_weight": (0.0, 1.0), "local_cap": (0, 20),
     "komi": (0.0, 50.0), "komi_max": (0.0, 200.0), "komi_lo": (0.0, 1.0), "komi_min": (-200.0, 0.0),
     "puct": (0.0, 100.0), "rave_dist": (0.0, 1.0), "rave_parent_max": (0.0, 1e9), "rave_child_max": (0.0, 1e9),
+    "extend": (0.0, 10.0),
 }
 #: how a time budget is spread over a game -- the player's, not the engine's (``TimeBank``):
 #: while fewer than ``open_moves`` placements are on the board a search gets ``open_share`` of
@@ -482,13 +483,13 @@ class MctsPlayer:
             colour, code, won, nodes = res["solved"]
             move = game.move_from_code(colour, code)
             return move, [Candidate(move, 0.0, 1.0 if won else 0.5, 0.0, float("nan"))], \
-                {"playouts": 0, "listed": 0, "reused": reused, "stopped_early": False,
+                {"playouts": 0, "listed": 0, "reused": reused, "stopped_early": False, "extended": False,
                  "solved": "win" if won else "draw", "solved_nodes": nodes}
         cands = [Candidate(game.move_from_code(colour, code), visits, value, rn, rv)
                  for colour, code, visits, value, rn, rv in res["children"]]
         cands.sort(key=lambda c: (-c.visits, -c.value))
         stats = {"playouts": res["playouts"], "listed": res["listed"], "reused": reused,
-                 "stopped_early": res["stopped_early"]}
+                 "stopped_early": res["stopped_early"], "extended": res["extended"]}
         if res["komi"]:
             stats["komi"] = res["komi"]
         if not cands:   # the search could not expand (no memory): fall back on greedy
