@@ -74,7 +74,8 @@ DEF MAXHEIGHT = 24
 DEF MAXCHUNK = (MAXHEIGHT + 3) // 4   # scan's lanes4 chunks: four groups of at least one row each
 
 DEF MAXPLIES = 128
-DEF NFEAT = 18         # move evaluation features (EVAL_FEATURES)
+DEF REACH_STEPS = 4    # edge steps of the reach features
+DEF NFEAT = 20         # move evaluation features (EVAL_FEATURES)
 DEF KOMI_EVERY = 256   # simulations between two adjustments of the dynamic komi
 DEF MAXPARAMS = 48     # room for the mcts parameters (SEARCH_PARAMS, checked at import)
 DEF EVEN_COLS = 0x5555555555555555
@@ -1223,9 +1224,15 @@ EVAL_FEATURES = (
     "partner_touch",    # cells of the halo a partner colour covers (a colour of the mover's own
                         #   side, as classic-2's blue and red: the move joins its two colours)
     "partner_attach",   # cells covered that are a partner colour's attach cell (taken from it)
+    "reach_own",        # after the move: cells free for the mover within REACH_STEPS edge steps of
+                        #   its attach cells, through cells free for it (the room it can grow into)
+    "reach_opp",        # the same for the opponents, taken as one: from any opponent's attach
+                        #   cells through cells free for any opponent, the move's cells removed
 )
 # the first MAXCELLS features are one-hot piece sizes (``learned_eval`` counts on it)
 assert len(EVAL_FEATURES) == NFEAT and EVAL_FEATURES[:MAXCELLS] == tuple(f"size{i + 1}" for i in range(MAXCELLS))
+# the reach features come last (the search skips them where both weights are 0)
+assert EVAL_FEATURES[NFEAT - 2:] == ("reach_own", "reach_opp")
 
 
 cdef struct EvalCtx:
@@ -1236,7 +1243,12 @@ cdef struct EvalCtx:
     uint64_t ge4[MAXROWS]
     uint64_t partner_own[MAXROWS]     # cells the partner colours cover ...
     uint64_t partner_attach[MAXROWS]  # ... and their attach cells
+    uint64_t opp_free[MAXROWS]        # cells free for some opponent colour
+    uint64_t opp_reach[MAXROWS]       # the opponents' reach (``reach_opp``) before the move ...
+    int32_t opp_reach_n               # ... and its count
     int32_t partners                  # 0: the mover has no partner colour (the two planes unused)
+    int32_t reach                     # 0: leave ``reach_own`` and ``reach_opp`` at 0 (their
+                                      #   weights are 0: the search skips the cost)
 
 
 cdef inline uint64_t shift_cols(uint64_t v, int dx) noexcept nogil:
@@ -1329,7 +1341,9 @@ cdef void eval_ctx_init(const State* s, int k, uint32_t others, EvalCtx* e) noex
         e.opp_attach[y] = 0
         e.partner_own[y] = 0
         e.partner_attach[y] = 0
+        e.opp_free[y] = 0
     e.partners = partners != 0
+    e.reach = 1
     for j in range(s.n_colours):
         if (partners >> j) & 1:
             for y in range(s.height):
@@ -1340,7 +1354,42 @@ cdef void eval_ctx_init(const State* s, int k, uint32_t others, EvalCtx* e) noex
         neighbour_counts(s, s.c[j].attach, dil, NULL, NULL, NULL)
         for y in range(s.height):
             e.opp_attach[y] |= s.c[j].attach[y]
+            e.opp_free[y] |= s.c[j].free[y]
             e.hot[y] |= s.c[j].attach[y] | (dil[y] & s.c[j].free[y])
+    cdef uint64_t a[MAXROWS + 2]
+    cdef uint64_t b[MAXROWS + 2]
+    a[0] = a[s.height + 1] = b[0] = b[s.height + 1] = 0
+    for y in range(s.height):
+        a[y + 1] = e.opp_attach[y]
+    e.opp_reach_n = reach_count(s, a, b, e.opp_free, e.opp_reach)
+
+
+cdef int reach_count(const State* s, uint64_t* a, uint64_t* b, const uint64_t* free,
+                     uint64_t* keep) noexcept nogil:
+    """Grows the cells in ``a`` (a subset of ``free``) by REACH_STEPS edge steps over cells of
+    ``free`` and counts them: the cells within that many steps (stored in ``keep`` unless it is
+    NULL, row y at index y).  ``a`` and ``b`` (scratch) hold
+    row y at index y + 1, with rows 0 and height + 1 empty (so the square loop reads its
+    neighbour rows without a test and the compiler vectorises it)."""
+    cdef uint64_t dil[MAXROWS]
+    cdef uint64_t* t
+    cdef int i, y, h = s.height, n = 0
+    for i in range(REACH_STEPS):
+        if tables(s).side_rows:   # squares: the edge neighbours are the row's shifts and the rows
+            for y in range(1, h + 1):   # above and below
+                b[y] = (a[y] | (a[y] << 1) | (a[y] >> 1) | a[y - 1] | a[y + 1]) & free[y - 1]
+        else:
+            neighbour_counts_rows(s, a + 1, dil, NULL, NULL, NULL, 0, h)
+            for y in range(h):
+                b[y + 1] = (a[y + 1] | dil[y]) & free[y]
+        t = a
+        a = b
+        b = t
+    for y in range(1, h + 1):
+        n += popcount64(a[y])
+        if keep != NULL:
+            keep[y - 1] = a[y]
+    return n
 
 
 cdef void move_features(const State* s, int k, int code, const EvalCtx* e,
@@ -1350,6 +1399,11 @@ cdef void move_features(const State* s, int k, int code, const EvalCtx* e,
     cdef const ColourState* cs = &s.c[k]
     cdef int o, r, c, i, row, h
     cdef uint64_t m, halo, ring, fr, dg, new
+    cdef uint64_t own_free[MAXROWS]
+    cdef uint64_t opp_free[MAXROWS]
+    cdef uint64_t a[MAXROWS + 2]   # reach_count's rows (one row of margin above and below)
+    cdef uint64_t b[MAXROWS + 2]
+    cdef int hits = 0
     memset(out, 0, NFEAT * sizeof(int32_t))
     decode(s, code, &o, &r, &c)
     h = T.o_h[o]
@@ -1381,6 +1435,39 @@ cdef void move_features(const State* s, int k, int code, const EvalCtx* e,
         out[13] += popcount64(new & e.ge3[row])
         out[14] += popcount64(new & e.ge4[row])
         out[15] += popcount64(dg & cs.attach[row])
+    if not e.reach:
+        return
+    # the opponents' reach changes only if the move covers a cell of it (a shorter path than
+    # REACH_STEPS to a cell runs through reached cells only)
+    for i in range(h):
+        if (T.o_rows[o][i] << c) & e.opp_reach[r + i]:
+            hits = 1
+            break
+    a[0] = a[s.height + 1] = b[0] = b[s.height + 1] = 0
+    if hits:
+        for i in range(s.height):
+            a[i + 1] = e.opp_attach[i]
+            opp_free[i] = e.opp_free[i]
+        for i in range(h):
+            m = T.o_rows[o][i] << c
+            a[r + i + 1] &= ~m
+            opp_free[r + i] &= ~m
+        out[19] = reach_count(s, a, b, opp_free, NULL)
+    else:
+        out[19] = e.opp_reach_n
+    for i in range(s.height):
+        a[i + 1] = cs.attach[i] if cs.placed else 0   # a first piece: the start cells go
+        own_free[i] = cs.free[i]
+    for i in range(h):
+        own_free[r + i] &= ~(T.o_rows[o][i] << c)
+    for i in range(h + 2):
+        row = r - 1 + i
+        if row < 0 or row >= s.height:
+            continue
+        halo = shifted(T.o_halo[o][i], c)
+        own_free[row] &= ~halo
+        a[row + 1] = (a[row + 1] & ~halo) | (shifted(T.o_diag[o][i], c) & own_free[row])
+    out[18] = reach_count(s, a, b, own_free, NULL)
 
 
 cdef inline double learned_eval(const double* w, const State* s, int k, int code,
@@ -2113,6 +2200,7 @@ cdef int expand(const Config* cfg, const SearchParams* sp, Search* t, Worker* w,
     cdef EvalCtx e
     if sp.learned:
         eval_ctx_init(s, k, others, &e)
+        e.reach = sp.ew[NFEAT - 2] != 0 or sp.ew[NFEAT - 1] != 0
     kmin = 0x7FFFFFFFFFFFFFFF
     for i in range(n):
         # key in the high bits, a random tie-break, the index in the low 16 bits
@@ -2574,6 +2662,7 @@ cdef int playout_pick(const Config* cfg, const SearchParams* sp, const State* s,
     others = opponents(cfg, s, k)
     if sp.learned:
         eval_ctx_init(s, k, others, &e)
+        e.reach = sp.ew[NFEAT - 2] != 0 or sp.ew[NFEAT - 1] != 0
     best_key = search_key(sp, s, k, moves[best], others, &e)
     for j in range(1, sp.playout_k):
         i = rng_below(rng, <uint32_t>n)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 Cell = tuple[int, int]
+#: edge steps of the reach features (docs/blokus.md, "Move evaluation")
+REACH_STEPS = 4
 
 
 class Board:
@@ -31,6 +33,40 @@ class Board:
         """Cells colour k may not cover: occupied, or sharing an edge with colour k."""
         return set(self.occupied) | {n for c in self.own(k) for n in self.edge(c)}
 
+    def after(self, k: int, cells: Iterable[Cell]) -> Board:
+        """The position once colour k has covered ``cells``."""
+        occupied = dict(self.occupied) | {c: k for c in cells}
+        started = [s or j == k for j, s in enumerate(self.started)]
+        return Board(self.on_board, self.edge, self.corner, occupied, started, self.first_cells)
+
+    def reach(self, colours: Iterable[int], steps: int = REACH_STEPS) -> int:
+        """Cells free for one of ``colours`` (on the board, not blocked for it) that are at most
+        ``steps`` edge steps, over such cells, from a cell where one of them may place a piece
+        next (its corner cells): the room those colours can grow into soon, counted together."""
+        colours = list(colours)
+        if not colours:
+            return 0
+        free = set().union(*(self.cells() - self.blocked(j) for j in colours))
+        reached = set().union(*(self.corner_cells(j) for j in colours))
+        frontier = set(reached)
+        for _ in range(steps):
+            frontier = {n for c in frontier for n in self.edge(c) if n in free and n not in reached}
+            reached |= frontier
+        return len(reached)
+
+    def cells(self) -> set[Cell]:
+        """Every cell of the board (found from the cells the position knows by edge steps)."""
+        if not hasattr(self, "_cells"):
+            todo = [c for f in self.first_cells for c in f if self.on_board(c)] + list(self.occupied)
+            seen = set(todo)
+            while todo:
+                for n in self.edge(todo.pop()):
+                    if n not in seen:
+                        seen.add(n)
+                        todo.append(n)
+            self._cells = seen
+        return self._cells
+
     def corner_cells(self, k: int) -> set[Cell]:
         """Cells where colour k's next piece may touch it (its start cells before its first move)."""
         if self.started[k]:
@@ -44,7 +80,7 @@ def move_features(b: Board, colour: int, cells: Iterable[Cell], opponents: Itera
     """``EVAL_FEATURES`` of colour ``colour`` covering ``cells`` (legal), against ``opponents``."""
     cells = set(map(tuple, cells))
     opponents = list(opponents)
-    f = [0] * 18
+    f = [0] * 20
     f[len(cells) - 1] = 1                                     # size1 .. size6
     opp_corner: set[Cell] = set()
     hot: set[Cell] = set()
@@ -74,6 +110,9 @@ def move_features(b: Board, colour: int, cells: Iterable[Cell], opponents: Itera
     partners = set(range(len(b.started))) - set(opponents) - {colour}   # the mover's other colours
     f[16] = len({n for n in halo if b.occupied.get(n) in partners})     # partner_touch
     f[17] = len(cells & set().union(*(b.corner_cells(j) for j in partners)))  # partner_attach
+    after = b.after(colour, cells)
+    f[18] = after.reach([colour])                             # reach_own
+    f[19] = after.reach(opponents)                            # reach_opp
     return f
 
 
