@@ -18,7 +18,7 @@ import pytest
 
 from solver._ext import blokus as ext
 from solver.blokus.game import Game
-from solver.blokus.players import SEARCH_PARAMS, _tables, choose_move, parse_strategy
+from solver.blokus.players import _tables, choose_move, parse_strategy
 
 
 def reference_scores(result: dict, params: dict[str, float], with_puct: bool = True) -> list[float]:
@@ -47,7 +47,7 @@ def test_the_next_child_is_the_rules_best(variant, placements):
     puct_mattered = False
     for extra in ("puct=0.5", "puct=2:explore=0", "explore=0.3", "puct=0.2:rave_k=300"):
         spec = parse_strategy(f"mcts:1:{extra}")
-        params = dict(SEARCH_PARAMS) | dict(spec.params)
+        params = spec.search_values(v)   # the engine's values: the variant's defaults (Duo's puct) too
         searcher = ext.Searcher(game.position, *_tables(v), [spec.engine_tuple(v)] * v.n_players,
                                 game.player_of_colour(k))
         assert searcher.select_root() is None
