@@ -181,9 +181,9 @@ def test_deep_plies_takes_in_the_first_colours_second_move():
     """With ``deep_plies=3`` the first colour's second move is searched deep too (and the book
     says so); rebuilt that way over a two-ply book, only those moves are searched anew."""
     limit = len(opening_positions("duo")) + 6     # the first move, the replies, 5 second moves
-    two = build("duo", 3, seed=5, limit=limit, deep="mcts:6")
-    three = build("duo", 3, seed=5, limit=limit, deep="mcts:6", deep_plies=3)
-    plain = build("duo", 6, seed=5, limit=limit)
+    two = build("duo", 3, seed=5, limit=limit, deep="mcts:60")
+    three = build("duo", 3, seed=5, limit=limit, deep="mcts:60", deep_plies=3)
+    plain = build("duo", 60, seed=5, limit=limit)
 
     def ply(book, n):
         return {k: v for k, v in book.entries.items() if k.count("|") == n}
@@ -197,7 +197,7 @@ def test_deep_plies_takes_in_the_first_colours_second_move():
     other = next(reply.move_text(m) for m in reply.legal_moves() if reply.move_text(m) != two.entries[reply_key])
     marked = OpeningBook("duo", dict(two.entries), dict(two.about))
     marked.entries[reply_key] = other     # a move no search chose: taken over, not searched again
-    grown = build("duo", 3, seed=5, limit=limit, base=marked, deep="mcts:6", deep_plies=3)
+    grown = build("duo", 3, seed=5, limit=limit, base=marked, deep="mcts:60", deep_plies=3)
     assert grown.entries[reply_key] == other and ply(grown, 2) == ply(three, 2)
 
 

@@ -93,7 +93,7 @@ def test_rule_ends_after_its_placements():
     best = min(reach(game, m.cells) for m in game.legal_moves())
 
     def farthest_candidate(n: int) -> float:
-        spec = f"mcts:200:centre_moves={n}:centre_radius=0:centre_slack=0"
+        spec = f"mcts:200:learned=0:centre_moves={n}:centre_radius=0:centre_slack=0"   # the rule, not the evaluation
         _, candidates, _ = MctsPlayer(game.variant, spec, seed=1, book=False).genmove(game)
         return max(reach(game, c.move.cells) for c in candidates)
 

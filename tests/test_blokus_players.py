@@ -188,7 +188,7 @@ def test_mcts_player_tree_reuse_and_threads():
     one = MctsPlayer(g.variant, "mcts:300", seed=1, book=False)
     move, cands, _ = one.genmove(g)
     g.play(move)
-    g.play(choose_move(g, "greedy", seed=2))
+    g.play(best_by_evaluation(g))   # the reply every expansion of our move's node opens first
     move2, _, stats2 = one.genmove(g)
     assert stats2["reused"] and g.is_legal(move2)
     g.undo()
